@@ -228,6 +228,47 @@ describe('verifying kept codes once their release is loaded', () => {
     expect(kept.map((k) => k.code)).toEqual(['XXX999f001']);
   });
 
+  it('reads a kept number in the unit its file gave: the release unit verifies it, another unit keeps it as text with that unit', async () => {
+    const admin = await makeSession({ role: 'admin' });
+    const version = `u${crypto.randomUUID().slice(0, 8)}`;
+    const release = `PROFICLASS-${version}`;
+    const record = (sku: string, value: string, unit: string) => ({
+      sku,
+      fields: { name: sku },
+      classification: {
+        classes: [{ system: `PROFICLASS ${version}`, code: 'EAB006c006' }],
+        features: [{ code: 'AAA031f001', value, unit }],
+      },
+    });
+    // Issue 32: a tolerant import keeps the unit a file gave a value no reference data confirms.
+    const outcomes = await tolerantUpsert(admin, [record('IN-MM', '1200', 'MMT'), record('IN-CM', '120', 'CMT')]);
+    const ids = Object.fromEntries(outcomes.map((o) => [o.sku, o.productId!]));
+    expect((await classificationOf(admin.cookie, ids['IN-CM']!)).features).toMatchObject([
+      { code: 'AAA031f001', value: '120', unit: 'CMT' },
+    ]);
+    const { job: load } = await loadRelease(
+      { companyId: admin.companyId, departmentId: admin.departmentId, userId: admin.userId },
+      { system: 'PROFICLASS', version, files: proficlassFiles() },
+    );
+    expect(load!.state).toBe('succeeded');
+    const started = await startVerifyCodes(deps(), adminCaller(admin), { release });
+    const job = await drive(started.jobId);
+    expect(job.summary).toMatchObject({ classesVerified: 2, featuresVerified: 1, featuresUnverified: 1 });
+    expect((await classificationOf(admin.cookie, ids['IN-MM']!)).features).toMatchObject([
+      { code: 'AAA031f001', value: '1200', unit: 'MMT' },
+    ]);
+    // 120 cm is not 120 mm: the value stays the file's text, with the file's unit.
+    expect((await classificationOf(admin.cookie, ids['IN-CM']!)).features).toMatchObject([
+      { code: 'AAA031f001', value: '120', unit: 'CMT' },
+    ]);
+    const [row] = await db()
+      .select({ unverified: classificationLinkFeatures.unverified })
+      .from(classificationLinkFeatures)
+      .innerJoin(classificationLinks, eq(classificationLinks.id, classificationLinkFeatures.linkId))
+      .where(eq(classificationLinks.elementId, ids['IN-CM']!));
+    expect(row!.unverified).toBe(true);
+  });
+
   it('a release load queues the verification itself: one job per company holding its codes, none twice', async () => {
     const version = `a${crypto.randomUUID().slice(0, 8)}`;
     const release = `PROFICLASS-${version}`;

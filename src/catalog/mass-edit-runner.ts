@@ -8,6 +8,7 @@ import { AppError } from '../kernel/app-error';
 import { loadPath } from '../records/current-value';
 import { historyStatements, type HistoryEntry } from '../records/history-record';
 import { withChanges } from '../records/snapshot';
+import { featureUnitPathOf } from '../model/class-version';
 import { jobMessage, markFailed, markRunning, type JobRow } from '../jobs/jobs';
 import { progressed } from '../jobs/lease';
 import { bumpRevision, refreshFingerprints } from '../records/sync-record';
@@ -163,7 +164,8 @@ export async function runMassEditSlice(deps: MassEditDeps, job: JobRow): Promise
           kind: element.kind,
           place: element,
           before,
-          after: withChanges(before, { [plan.path]: plan.stored }),
+          // The value written is verified (or gone): a kept value's unit path goes (featureUnitPathOf).
+          after: withChanges(before, { ...unitGone(plan.path), [plan.path]: plan.stored }),
         });
         masters.add(element.masterId!);
         next.report.updated++;
@@ -228,6 +230,12 @@ function saveCheckpoint(db: Database, jobId: string, loadedSeq: number, next: Ma
       )
       .returning({ id: jobs.id })
   );
+}
+
+/** A null (removal) for the unit path of a kept feature value at `path`; nothing for another path. */
+function unitGone(path: string): Record<string, null> {
+  const unitPath = featureUnitPathOf(path);
+  return unitPath ? { [unitPath]: null } : {};
 }
 
 /** A cancelled or failed mass edit still says what it changed before it stopped. */

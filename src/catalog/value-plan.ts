@@ -16,6 +16,7 @@ import { parseFeatureWith } from '../classification/feature-values';
 import { parseReleaseValue } from '../classification/release-check';
 import { readReleaseOwner } from '../classification/release-feature-owner';
 import type { Json } from '../records/snapshot';
+import { featureUnitPath } from '../model/class-version';
 import { findAttributeByCode } from './attributes';
 import { builtInField } from '../model/fields';
 import type { ProductNode } from '../model/product-aggregate';
@@ -68,6 +69,8 @@ export interface PlannedWrite {
   applyTo(node: ProductNode): void;
   /** A feature value's unit as written (`unverified` is cleared too): the same value with another unit is a change. */
   featureUnit?: string | null;
+  /** A feature's kept unit now, as SQL (null: none), for a version whose before is read in SQL (featureSnapshot's unit path). */
+  keptUnit?: { path: string; currentSql: SQL };
   /** Statements that go right after `statement` in its batch (a SKU change re-resolves references to it). */
   follow?: Statement[];
 }
@@ -176,6 +179,11 @@ export function planTargetWrite(
     );
     const currentSql = sql`(SELECT ${classificationLinkFeatures.value} FROM ${classificationLinkFeatures} WHERE ${key})`;
     const path = `classification.feature.${group}.${field}`;
+    // A value kept as text has its unit in the snapshot; the write leaves a verified value or none.
+    const keptUnit = {
+      path: featureUnitPath(group, field),
+      currentSql: sql`(SELECT NULLIF(${classificationLinkFeatures.unit}, '') FROM ${classificationLinkFeatures} WHERE ${key} AND ${classificationLinkFeatures.unverified} = 1)`,
+    };
     const others = (node: ProductNode) =>
       node.classification?.features.filter((f) => f.group !== group || f.code !== field) ?? [];
     if (raw === '')
@@ -185,6 +193,7 @@ export function planTargetWrite(
         path,
         stored: null,
         currentSql,
+        keptUnit,
         applyTo: (node) => {
           if (node.classification) node.classification.features = others(node);
         },
@@ -209,6 +218,7 @@ export function planTargetWrite(
       stored: parsed.value,
       featureUnit: parsed.unit,
       currentSql,
+      keptUnit,
       applyTo: (node) => {
         if (node.classification)
           node.classification.features = [

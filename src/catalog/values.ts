@@ -21,6 +21,7 @@ import type { SetValueDto } from './catalog.schemas';
 import { loadValueContext, type ValueContext } from './value-context';
 import { elementTable, type PlannedWrite, planTargetWrite } from './value-plan';
 import { changesNothing } from '../records/no-change';
+import { featureUnitPathOf } from '../model/class-version';
 import type { Caller } from '../kernel/caller';
 import { assertEnabled, readCompanyLanguages } from '../model/company-languages';
 import { isLocalizable, localizableTarget, planTranslationWrite } from './translations/translation-plan';
@@ -30,6 +31,19 @@ export { planValueWrite } from './value-plan';
 
 const pathSnapshot = (path: string, value: Json): Snapshot =>
   value === null || value === undefined ? {} : { [path]: value };
+
+/**
+ * The version's `before`: the value at the path and, for a feature value kept as text with a
+ * unit, that unit's path (featureSnapshot). The write stores a verified value or none, so `after`
+ * never has it.
+ */
+function beforeSnapshot(context: ValueContext, plan: PlannedWrite, current: Json, translating: boolean): Snapshot {
+  const before = pathSnapshot(plan.path, current);
+  const unitPath = featureUnitPathOf(plan.path);
+  const kept = context.currentFeature;
+  if (!translating && unitPath && current !== null && kept?.unverified && kept.unit) before[unitPath] = kept.unit;
+  return before;
+}
 
 /**
  * SetValue: sets one built-in field, attribute value or classification feature value of any
@@ -78,7 +92,7 @@ function setsNothing(context: ValueContext, plan: PlannedWrite, current: Json, t
     elementId: element.id,
     kind: element.kind,
     place: element,
-    before: pathSnapshot(plan.path, current),
+    before: beforeSnapshot(context, plan, current, translating),
     after: pathSnapshot(plan.path, plan.stored),
   };
   const record =
@@ -118,13 +132,14 @@ async function setValueOnce(db: Database, tenant: Caller, input: z.infer<typeof 
           currentSql: plan.currentSql,
           after: plan.stored,
           exists,
+          keptUnit: translating ? undefined : plan.keptUnit,
         }),
       ]
     : historyStatement(db, tenant, {
         elementId: element.id,
         kind: element.kind,
         place: element,
-        before: pathSnapshot(plan.path, current),
+        before: beforeSnapshot(context, plan, current, translating),
         after: pathSnapshot(plan.path, plan.stored),
       });
   const statements: Statement[] = [];

@@ -15,7 +15,7 @@ import { linkKey } from './link-key';
 import { compareBinary } from '../kernel/compare-binary';
 import type { Caller } from '../kernel/caller';
 import { checkReleaseClass, parseReleaseValue, releaseFeature } from './release-check';
-import { type ClassVersion, keptVersion, versionOut, classSnapshot } from '../model/class-version';
+import { type ClassVersion, keptVersion, versionOut, classSnapshot, featureSnapshot } from '../model/class-version';
 
 export interface ResolvedClass {
   group: ClassificationGroup;
@@ -116,11 +116,11 @@ function classificationSnapshot(
   name: string,
   groups: number,
   classes: ({ group: string; code: string; release?: string | null } & Partial<ClassVersion>)[],
-  features: { group: string; code: string; value: string }[],
+  features: { group: string; code: string; value: string; unit: string | null; unverified?: boolean }[],
 ): Snapshot {
   const snapshot: Snapshot = { 'classification.name': name, 'classification.groups': groups };
   for (const c of classes) classSnapshot(snapshot, c);
-  for (const f of features) snapshot[`classification.feature.${f.group}.${f.code}`] = f.value;
+  for (const f of features) featureSnapshot(snapshot, f);
   return snapshot;
 }
 

@@ -13,7 +13,7 @@ import { linkKey } from '../classification/link-key';
 import { parseFeatureValue } from '../classification/feature-values';
 import { parseReleaseValue, releaseFeature } from '../classification/release-check';
 import { readReleaseRefs } from '../classification/release-refs';
-import { classOfSnapshot } from '../model/class-version';
+import { classOfSnapshot, featureUnitOfSnapshot, featureUnitPath } from '../model/class-version';
 import type { Snapshot } from '../records/snapshot';
 
 /**
@@ -24,7 +24,12 @@ import type { Snapshot } from '../records/snapshot';
  * verbatim (`classification.keptSystem.GROUP`) comes back under the system the file wrote, still
  * unverified, its values as text; any other class is looked up in the sample reference data. A
  * class or value the reference data does not confirm (any more) is kept as it was, verbatim and
- * unverified, as a tolerant import keeps it, rather than failing the restore.
+ * unverified, as a tolerant import keeps it, rather than failing the restore. A value kept as
+ * text comes back with the unit its snapshot recorded (`classification.featureUnit.GROUP.code`,
+ * issue 32; none in a snapshot written before that path existed, as before). `target` is the
+ * restore's applied state: a unit path this cannot write back (its value is gone, or the
+ * reference data now verifies it and gives the unit) is dropped from it, so the restore's version
+ * records what the rows hold.
  */
 export async function classificationStatements(
   db: Database,
@@ -32,11 +37,13 @@ export async function classificationStatements(
   elementId: string,
   target: Snapshot,
 ): Promise<BatchStatement[]> {
+  const units = Object.keys(target).filter((path) => path.startsWith('classification.featureUnit.'));
   const existing = await db.query.classificationLinks.findFirst({
     where: and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId)),
   });
   const name = target['classification.name'];
   if (name === undefined || name === null) {
+    for (const path of units) delete target[path];
     return existing ? [db.delete(classificationLinks).where(eq(classificationLinks.linkId, existing.linkId))] : [];
   }
   const linkId = existing?.linkId ?? newId();
@@ -118,16 +125,19 @@ export async function classificationStatements(
       const def = confirmed(owner) ? releaseFeature(refs, owner.release, owner.code, code) : undefined;
       parsed = def ? releaseValue(refs, code, String(value), def) : null;
     } else parsed = owner?.keptSystem ? null : await sampleValue(db, group as ClassificationGroup, code, String(value));
+    const keptUnit = parsed ? null : featureUnitOfSnapshot(target, group!, code);
+    if (keptUnit !== null) units.splice(units.indexOf(featureUnitPath(group!, code)), 1);
     statements.push(
       db
         .insert(classificationLinkFeatures)
         .values(
           parsed
             ? { ...row, value: parsed.value, unit: parsed.unit }
-            : { ...row, value: String(value), unit: null, unverified: true },
+            : { ...row, value: String(value), unit: keptUnit, unverified: true },
         ),
     );
   }
+  for (const path of units) delete target[path];
   return statements;
 }
 

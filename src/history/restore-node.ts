@@ -181,9 +181,14 @@ export async function planNodeRestore(
     }
   }
 
-  const classPaths = (s: Snapshot) => Object.entries(s).filter(([p]) => p.startsWith('classification.'));
+  // In path order: an undone version appends a path (a kept unit's) that a fresh snapshot lists beside its value.
+  const classPaths = (s: Snapshot) =>
+    Object.entries(s)
+      .filter(([p]) => p.startsWith('classification.'))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   if (JSON.stringify(classPaths(current)) !== JSON.stringify(classPaths(target))) {
-    statements.push(...(await classificationStatements(db, companyId, element.id, target)));
+    // `applied`: the target as the rows will hold it (a kept unit it cannot write back is dropped).
+    statements.push(...(await classificationStatements(db, companyId, element.id, applied)));
   }
 
   if (element.kind === 'product' && differs(current.categories, target.categories)) {

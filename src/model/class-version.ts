@@ -71,6 +71,42 @@ export function classSnapshot(
   if (c.dynamicReleaseDate) snapshot[`classification.dynamicReleaseDate.${c.group}`] = c.dynamicReleaseDate;
 }
 
+/**
+ * One feature value's paths in a snapshot: `classification.feature.GROUP.code`, and for a value
+ * kept as text (unverified) with a unit, that unit as `classification.featureUnit.GROUP.code`
+ * (issue 32): a tolerant import keeps the unit a file gave a value no reference data confirms
+ * (BMEcat FUNIT, xChange ClassificationFeatureUnit), and nothing but the snapshot can give it
+ * back. A verified value's unit follows from its release or the sample, so its snapshot stays as
+ * it was (and older entries, which never had the path, compare equal). Every writer of snapshots
+ * goes through here, like classSnapshot.
+ */
+export function featureSnapshot(
+  snapshot: Snapshot,
+  f: { group: string; code: string; value: string; unit?: string | null; unverified?: boolean },
+): void {
+  snapshot[`classification.feature.${f.group}.${f.code}`] = f.value;
+  if (f.unverified && f.unit) snapshot[featureUnitPath(f.group, f.code)] = f.unit;
+}
+
+/** The snapshot path of a kept value's unit (featureSnapshot). */
+export const featureUnitPath = (group: string, code: string) => `classification.featureUnit.${group}.${code}`;
+
+/**
+ * The unit path beside a feature value's path (`classification.feature.GROUP.code`), else null.
+ * SetValue and mass edit write one path; a feature value they write is verified (or removed), so
+ * a kept value's unit path goes with it.
+ */
+export function featureUnitPathOf(path: string): string | null {
+  const prefix = 'classification.feature.';
+  return path.startsWith(prefix) ? `classification.featureUnit.${path.slice(prefix.length)}` : null;
+}
+
+/** The unit a snapshot recorded for a kept value (featureSnapshot), or null: none, or a snapshot written before the path existed. */
+export function featureUnitOfSnapshot(snapshot: Snapshot, group: string, code: string): string | null {
+  const unit = snapshot[featureUnitPath(group, code)];
+  return typeof unit === 'string' && unit !== '' ? unit : null;
+}
+
 /** Group `group`'s class in a snapshot as RestoreVersion writes it back: release, kept system and version, null where it had none. */
 export function classOfSnapshot(
   snapshot: Snapshot,

@@ -43,7 +43,8 @@ interface AggregateClassification {
     release?: string;
     unverified?: true;
   }[];
-  features: { group: string; code: string; value: string; unit: string | null }[];
+  /** `unverified`: a value kept as text (history only, for its unit's path; not in the sync record). */
+  features: { group: string; code: string; value: string; unit: string | null; unverified?: true }[];
 }
 
 export interface AggregateMedia {
@@ -323,11 +324,12 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
                 ...(dynamicReleaseDate !== null ? { dynamicReleaseDate } : {}),
               }),
             ),
-            features: (featuresBy.get(link.id) ?? []).map(({ group, code, value, unit }) => ({
+            features: (featuresBy.get(link.id) ?? []).map(({ group, code, value, unit, unverified }) => ({
               group,
               code,
               value,
               unit,
+              ...(unverified ? { unverified: true as const } : {}),
             })),
           }
         : null,

@@ -11,9 +11,11 @@ import {
 } from '../db/schema';
 import type { ElementRef } from '../db/scope';
 import type { Json, Snapshot } from './snapshot';
+import { featureUnitPathOf } from '../model/class-version';
 
 /**
- * The partial snapshot `{path: current value}` of one path of an element: one small query
+ * The partial snapshot `{path: current value}` of one path of an element (a kept feature value
+ * with its unit's path, as featureSnapshot records it): one small query
  * instead of a full snapshot, for writes that change a single field (SetValue, mass edit).
  */
 export async function loadPath(
@@ -23,6 +25,7 @@ export async function loadPath(
   path: string,
 ): Promise<Snapshot> {
   let value: Json | undefined;
+  let keptUnit: string | null = null;
   if (path.startsWith('values.')) {
     const [row] = await db
       .select({ value: attributeValues.value })
@@ -39,7 +42,11 @@ export async function loadPath(
   } else if (path.startsWith('classification.feature.')) {
     const [, , group, ...code] = path.split('.');
     const [row] = await db
-      .select({ value: classificationLinkFeatures.value })
+      .select({
+        value: classificationLinkFeatures.value,
+        unit: classificationLinkFeatures.unit,
+        unverified: classificationLinkFeatures.unverified,
+      })
       .from(classificationLinkFeatures)
       .innerJoin(classificationLinks, eq(classificationLinks.id, classificationLinkFeatures.linkId))
       .where(
@@ -51,6 +58,8 @@ export async function loadPath(
         ),
       );
     value = row?.value;
+    // A value kept as text keeps its unit in the snapshot too (model/class-version.ts featureSnapshot).
+    if (row?.unverified && row.unit) keptUnit = row.unit;
   } else {
     const table = element.kind === 'catalog' ? catalogs : element.kind === 'category' ? categories : products;
     const rows = await db
@@ -59,5 +68,6 @@ export async function loadPath(
       .where(and(eq(table.id, element.id), eq(table.companyId, companyId)));
     value = (rows[0] as Record<string, Json> | undefined)?.[path];
   }
-  return value === undefined || value === null ? {} : { [path]: value };
+  if (value === undefined || value === null) return {};
+  return keptUnit ? { [path]: value, [featureUnitPathOf(path)!]: keptUnit } : { [path]: value };
 }

@@ -159,7 +159,9 @@ export function historyStatement(db: Database, actor: Caller, entry: HistoryEntr
  * (put it before the write): `currentSql` is the value at `path` as stored, `after` what the
  * write stores. Nothing is recorded when they are equal or `exists` (the element) is false.
  * SetValue uses it when racing writers keep moving the state it planned from (docs/history.md,
- * "Concurrency"): the before is then exact by construction instead of by a guard.
+ * "Concurrency"): the before is then exact by construction instead of by a guard. `keptUnit`:
+ * the unit path of a feature value kept as text (model/class-version.ts featureSnapshot), its
+ * `currentSql` null where there is none; the write leaves none, so a unit there is a change too.
  */
 export function pathVersionStatement(
   db: Database,
@@ -172,16 +174,30 @@ export function pathVersionStatement(
     currentSql: SQL;
     after: Json;
     exists: SQL;
+    keptUnit?: { path: string; currentSql: SQL };
   },
 ): BatchStatement {
   if (!actor.userId || !actor.surface) throw new Error('history: a write needs an actor with userId and surface');
   const place = placeColumns(entry.kind, entry.place);
   // Read from its JSON text, an integer stays an integer (a bound JS number may arrive as REAL).
   const after = sql`json_extract(${JSON.stringify(entry.after ?? null)}, '$')`;
-  return db.insert(historyVersions).select(
-    sql`SELECT ${newId()}, ${actor.companyId}, ${entry.elementId}, ${entry.kind}, 'update', ${actor.userId},
-      ${actor.surface}, ${actor.clientName ?? null}, ${actor.jobId ?? null},
-      json_array(json_array(${entry.path}, cur, ${after})), ${dbNow}, ${place.catalogId}, ${place.masterId}
+  const head = sql`SELECT ${newId()}, ${actor.companyId}, ${entry.elementId}, ${entry.kind}, 'update', ${actor.userId},
+      ${actor.surface}, ${actor.clientName ?? null}, ${actor.jobId ?? null}`;
+  const kept = entry.keptUnit;
+  if (!kept)
+    return db.insert(historyVersions).select(
+      sql`${head}, json_array(json_array(${entry.path}, cur, ${after})), ${dbNow}, ${place.catalogId}, ${place.masterId}
       FROM (SELECT ${entry.currentSql} AS cur) WHERE cur IS NOT ${after} AND ${entry.exists}`,
+    );
+  // Each path only where it changes, in the order a diff lists them (the value, then its unit).
+  return db.insert(historyVersions).select(
+    sql`${head}, CASE
+        WHEN cur IS NOT ${after} AND unit IS NOT NULL
+          THEN json_array(json_array(${entry.path}, cur, ${after}), json_array(${kept.path}, unit, NULL))
+        WHEN cur IS NOT ${after} THEN json_array(json_array(${entry.path}, cur, ${after}))
+        ELSE json_array(json_array(${kept.path}, unit, NULL)) END,
+      ${dbNow}, ${place.catalogId}, ${place.masterId}
+      FROM (SELECT ${entry.currentSql} AS cur, ${kept.currentSql} AS unit)
+      WHERE (cur IS NOT ${after} OR unit IS NOT NULL) AND ${entry.exists}`,
   );
 }

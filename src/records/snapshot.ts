@@ -1,4 +1,4 @@
-import { classSnapshot } from '../model/class-version';
+import { classSnapshot, featureSnapshot } from '../model/class-version';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { blockOfRow, blocksStatement } from '../model/feature-block-rows';
 import type { Database } from '../db/client';
@@ -29,7 +29,8 @@ export type Json = string | number | boolean | null | Json[] | { [key: string]: 
 /**
  * The recorded state of one element as a flat map `path -> value` (docs/history.md): built-in
  * fields by name, `values.<attribute code>`, `classification.name`, `classification.groups`,
- * `classification.class.<GROUP>`, `classification.feature.<GROUP>.<code>`, `categories` (sorted
+ * `classification.class.<GROUP>`, `classification.feature.<GROUP>.<code>` (a kept value's unit as
+ * `classification.featureUnit.<GROUP>.<code>`), `categories` (sorted
  * ids, masters), `variants` (sorted ids, masters) and `media.<mediaId>`. A missing path is null.
  * A snapshot may be partial: the diff covers the paths of either side only.
  */
@@ -151,6 +152,8 @@ export async function loadSnapshot(
         group: classificationLinkFeatures.group,
         code: classificationLinkFeatures.code,
         value: classificationLinkFeatures.value,
+        unit: classificationLinkFeatures.unit,
+        unverified: classificationLinkFeatures.unverified,
       })
       .from(classificationLinkFeatures)
       .innerJoin(classificationLinks, eq(classificationLinks.id, classificationLinkFeatures.linkId))
@@ -197,7 +200,7 @@ export async function loadSnapshot(
     snapshot['classification.name'] = linkRow.name;
     snapshot['classification.groups'] = linkRow.classificationGroups;
     for (const c of classes) classSnapshot(snapshot, c);
-    for (const f of features) snapshot[`classification.feature.${f.group}.${f.code}`] = f.value;
+    for (const f of features) featureSnapshot(snapshot, f);
   }
   for (const m of mediaRows) snapshot[`media.${m.id}`] = mediaEntry(m);
   if (blockRows.length > 0) snapshot.featureBlocks = blockRows.map(blockOfRow) as unknown as Json;

@@ -37,7 +37,7 @@ export interface RecordNode {
   values: { code: string; value: string }[];
   classification: {
     classes: { group: string; system: string; code: string; release?: string; unverified?: true }[];
-    features: { group: string; code: string; value: string; unit: string | null }[];
+    features: { group: string; code: string; value: string; unit: string | null; unverified?: true }[];
   } | null;
   /** The stored price list; a record without one (or an empty one) carries no `prices` key. */
   prices?: StoredPrice[];
@@ -110,7 +110,7 @@ function nodeRecord(node: RecordNode, published: readonly string[]) {
       ? {
           // The release is the class's system already, and whether it is verified is the PIM's: fingerprints stay as they were.
           classes: node.classification.classes.map(({ release: _release, unverified: _unverified, ...c }) => c),
-          features: node.classification.features,
+          features: node.classification.features.map(({ unverified: _unverified, ...f }) => f),
         }
       : null,
     // A link adds its URL and MIME code (files keep the keys they had, so their fingerprints stay).

@@ -82,14 +82,18 @@ export function planVerify(ctx: ClassificationContext, release: string, group: C
       return asFeature(f);
     }
     try {
-      const parsed = parseReleaseValue(refs, f.code, asRange(def.type === 'R', f.value), def);
+      // A number the file gave with a unit (FUNIT) is read in it: another unit than the release's is refused, not taken as the release's.
+      const numeric = def.type === 'N' || def.type === 'R';
+      const raw = asRange(def.type === 'R', f.value);
+      const parsed = parseReleaseValue(refs, f.code, numeric && f.unit ? `${raw} ${f.unit}` : raw, def);
       plan.featuresVerified++;
       return { group, code: f.code, value: parsed.value, unit: parsed.unit, unverified: false };
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       plan.featuresUnverified++;
       plan.reasons.push(`class ${cls.code} feature ${err.message}: kept unverified`);
-      return { ...asFeature(f), unit: def.unit };
+      // Still the file's text: the unit the file gave it stays (issue 32), else the release's.
+      return { ...asFeature(f), unit: f.unit ?? def.unit };
     }
   });
   plan.next = { name: link.name, groups: link.classificationGroups, classes, features };

@@ -58,7 +58,12 @@ export interface UpsertRecord {
       classVersion?: number | null;
       dynamicReleaseDate?: string | null;
     }[];
-    features: { group?: string | null; code: string; value: string }[];
+    /**
+     * `unit`: the unit the file gave the value (BMEcat FUNIT, xChange ClassificationFeatureUnit).
+     * Kept only with a value kept as text under a class or feature no reference data confirms; a
+     * verified value is always in its release's (or the sample's) unit.
+     */
+    features: { group?: string | null; code: string; value: string; unit?: string | null }[];
   } | null;
   media?: UpsertMediaRef[];
   /** The whole price list (replaces the stored one; docs/data-model.md "Prices"). */

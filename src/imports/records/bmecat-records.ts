@@ -156,10 +156,11 @@ function features(
     const featurePath = `${block.name}/FEATURE`;
     // One walk over each FEATURE's children (FNAME, FVALUE, FVALUE_DETAILS), not a lookup each:
     // a product has a dozen features, and this was the largest part of mapping it.
-    const entries: { code: string; value: string }[] = [];
+    const entries: { code: string; value: string; unit: string | null }[] = [];
     for (const f of block.children) {
       if (f.name !== 'FEATURE') continue;
       let code: string | null | undefined;
+      let unit: string | null = null;
       const values: string[] = [];
       let details: XmlNode[] | null = null;
       for (const c of f.children) {
@@ -168,13 +169,14 @@ function features(
         } else if (c.name === 'FVALUE') {
           const value = c.text.trim();
           if (value !== '') values.push(value);
-        } else if (c.name === 'FVALUE_DETAILS') (details ??= []).push(c);
+        } else if (c.name === 'FUNIT') unit ??= c.text.trim() || null;
+        else if (c.name === 'FVALUE_DETAILS') (details ??= []).push(c);
       }
       if (!code) continue;
       origins.set(prefix + code, { line: f.line, path: featurePath });
       if (values.length === 0) continue;
       if (group && details) featureDetails(details, detailsField(group, code), record, languages);
-      entries.push({ code, value: joinValues(values) });
+      entries.push({ code, value: joinValues(values), unit });
     }
     if (group) {
       const classCode = textOf(block, 'REFERENCE_FEATURE_GROUP_ID');
@@ -182,7 +184,9 @@ function features(
       const classNode = child(block, 'REFERENCE_FEATURE_GROUP_ID') ?? block;
       if (!origins.has('classification.classes'))
         origins.set('classification.classes', { line: classNode.line, path: `${block.name}/${classNode.name}` });
-      for (const e of entries) featureList.push({ group, code: e.code, value: e.value });
+      // FUNIT rides along: the upsert keeps it only for a value no reference data confirms (kept as text).
+      for (const e of entries)
+        featureList.push({ group, code: e.code, value: e.value, ...(e.unit ? { unit: e.unit } : {}) });
     } else if (system === ATTRIBUTE_SYSTEM) {
       record.values = Object.fromEntries(entries.map((e) => [e.code, e.value]));
     } else {

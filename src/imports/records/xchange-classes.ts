@@ -164,7 +164,10 @@ export function xchangeClassificationOf(
     list(c.ClassificationFeatures).forEach((f, fi) => {
       const [v1, v2] = [str(f.ClassificationFeatureValue1), str(f.ClassificationFeatureValue2)];
       const featureName = str(f.ClassificationFeatureName);
-      if (featureName && v1) features.push({ group, code: featureName, value: v2 ? `${v1}..${v2}` : v1 });
+      const unit = str(f.ClassificationFeatureUnit);
+      // The unit rides along: the upsert keeps it only for a value no reference data confirms (kept as text).
+      if (featureName && v1)
+        features.push({ group, code: featureName, value: v2 ? `${v1}..${v2}` : v1, ...(unit ? { unit } : {}) });
       else
         warn(
           'feature_without_value',

@@ -11,6 +11,9 @@ import type { ResolvedNode } from '../upsert-types';
 import { ItemError, type UpsertRecord } from '../upsert-types';
 import { NO_FEATURE_VALUE } from '../../../model/translation-store';
 
+/** The unit a file gave a value kept as text: trimmed, at most 100 characters (GetProduct's limit), none when empty. */
+const keptUnit = (unit: string | null | undefined) => unit?.trim().slice(0, 100) || null;
+
 /** BMEcat 1.2 writes a range whose ends are equal as one FVALUE: "5" is the range 5..5. */
 export const asRange = (isRange: boolean, raw: string) => (isRange && !raw.includes('..') ? `${raw}..${raw}` : raw);
 
@@ -167,7 +170,8 @@ export function resolveClassification(
           'feature_unverified',
           `${f.code} is not a feature of ${keptAs.code} in the reference data: kept verbatim as unverified`,
         );
-      features.push({ group: keptAs.group, code: f.code, value: f.value, unit: null, unverified: true });
+      // The file's unit is kept with it: no reference data gives one (issue 32; restored from history too).
+      features.push({ group: keptAs.group, code: f.code, value: f.value, unit: keptUnit(f.unit), unverified: true });
       continue;
     }
     if (owners.length === 0) {

@@ -17,6 +17,21 @@ const classKey = (c: {
   dynamicReleaseDate?: string;
 }) => `${c.group}:${c.system}:${c.code}:${c.classVersion ?? ''}:${c.dynamicReleaseDate ?? ''}`;
 
+/**
+ * Whether a value kept as text (unverified) gets another unit than the one stored with it, kept
+ * too: a file that gives the same text with another FUNIT changes the product (issue 32). A
+ * verified value's unit follows from its reference data, as before.
+ */
+function keptUnitChanged(
+  next: { group: string; code: string; unit: string | null; unverified?: boolean }[],
+  current: { group: string; code: string; unit: string | null; unverified?: true }[],
+): boolean {
+  return next.some((f) => {
+    const stored = current.find((c) => c.group === f.group && c.code === f.code);
+    return f.unverified === true && stored?.unverified === true && stored.unit !== f.unit;
+  });
+}
+
 /** Which parts of `existing` differ from what `next` asks for (parts `next` leaves out never differ). */
 export function changedParts(next: ResolvedNode, existing: ProductNode, categoryIds: string[] | null) {
   const row = existing.product as Record<string, unknown>;
@@ -41,7 +56,8 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
         !sameSet(
           next.classification.features.map((f) => `${f.group}:${f.code}=${f.value}`),
           current.features.map((f) => `${f.group}:${f.code}=${f.value}`),
-        ));
+        ) ||
+        keptUnitChanged(next.classification.features, current.features));
   const mediaChanged =
     next.media !== undefined &&
     (next.media.length !== existing.media.length ||

@@ -1,4 +1,4 @@
-import { classSnapshot } from '../../../model/class-version';
+import { classSnapshot, featureSnapshot } from '../../../model/class-version';
 import { mediaEntry, pickFields, PRODUCT_FIELDS, referencesSnapshot, type Snapshot } from '../../../records/snapshot';
 import type { ProductNode } from '../../../model/product-aggregate';
 import { pricesSnapshot } from '../../../model/price-records';
@@ -24,7 +24,7 @@ export function snapshotOfNode(
     snapshot['classification.name'] = c.name;
     snapshot['classification.groups'] = c.classificationGroups;
     for (const k of c.classes) classSnapshot(snapshot, k);
-    for (const f of c.features) snapshot[`classification.feature.${f.group}.${f.code}`] = f.value;
+    for (const f of c.features) featureSnapshot(snapshot, f);
   }
   node.media.forEach((m, i) => {
     snapshot[`media.${m.mediaId}`] = mediaEntry({ ...m, sortOrder: m.sortOrder ?? i });
@@ -83,7 +83,7 @@ export function snapshotAfter(
       after['classification.name'] = c.classes.map((k) => `${k.system} ${k.code}`).join(', ');
       after['classification.groups'] = c.groups;
       for (const k of c.classes) classSnapshot(after, k);
-      for (const f of c.features) after[`classification.feature.${f.group}.${f.code}`] = f.value;
+      for (const f of c.features) featureSnapshot(after, f);
     }
   }
   if (next.media) {
