@@ -34,8 +34,8 @@ INSERT INTO `scope_set_completeness_daily` (`set_id`, `channel_key`, `lang`, `da
 -- items adds its difference to it (one primary-key update). A channel and language without a row
 -- today get it from the counters after the change (three primary-key reads, once a day). Missing
 -- labels and the variant items fire nothing. (Reading the three counters and upserting on every
--- change cost about 0.12 ms of CPU per score row of a product in a set; the difference costs
--- about 0.02 ms: docs/benchmarks.md "The scoped trend's day rows".)
+-- change cost about 0.12 ms of CPU per score-row update of a product in a set; the difference
+-- costs 0.02-0.03 ms: docs/benchmarks.md "The scoped trend's day rows".)
 CREATE TRIGGER `scope_set_daily_insert` AFTER INSERT ON `scope_set_completeness`
 WHEN NEW.`item` IN ('', '#complete', '#score') BEGIN
 	UPDATE `scope_set_completeness_daily` SET
