@@ -7,7 +7,7 @@ import { pruneSignInThrottle } from './accounts/sign-in-throttle';
 import { sweepDeps, sweepJobs } from './runners/recovery';
 import { runDueSyncs } from './sync/schedule';
 import { tidySearchIndex } from './catalog/search-tidy';
-import { pruneCompletenessDaily } from './completeness/completeness-trend';
+import { pruneCompletenessDaily, pruneScopeSetDaily } from './completeness/completeness-trend';
 import { pokeActiveDispatchers } from './webhooks/dispatcher-object';
 import { pruneAllDeliveries } from './webhooks/retention';
 
@@ -28,6 +28,7 @@ export async function scheduled(controller: ScheduledController, env: Bindings):
     if (controller.cron === HISTORY_PRUNE_CRON) {
       await pruneHistory(db);
       await pruneCompletenessDaily(db);
+      await pruneScopeSetDaily(db);
       await pruneAllDeliveries(db);
     }
     await runDueSyncs({ db, queue: env.JOB_QUEUE, publicBaseUrl: env.PUBLIC_BASE_URL }, now);

@@ -23,7 +23,8 @@ import type { ProductScope } from '../src/kernel/caller';
  * every write of a random sequence: products created and deleted, placed in and out of the
  * subtrees, in two categories of one subtree and in two subtrees of one member, variants added
  * and removed, their scores changed (a channel requiring a GTIN and a description), categories
- * added, moved and deleted. Counts, category counts and the completeness counters alike.
+ * added, moved and deleted. Counts, category counts and the completeness counters alike, and
+ * today's row of each set's daily table (the scoped trend, migration 0090) equal to its counters.
  */
 
 /** A small deterministic generator (mulberry32): a failing sequence is the same at every run. */
@@ -100,7 +101,27 @@ async function expectKept(scopes: ProductScope[]) {
     expect(sorted((await scopedCompletenessCounts(db(), caller)) ?? []), `scores of ${scope.categoryIds}`).toEqual(
       sorted(await countedCompletenessCounts(db(), session.companyId, scope)),
     );
+    expect(await setDay(scope), `today's trend row of ${scope.categoryIds}`).toEqual(await setDay(scope, 'counters'));
   }
+}
+
+/**
+ * Per channel and language of a set, today's row of `scope_set_completeness_daily` (migration
+ * 0090, kept by differences) or the set's counters it must equal; a channel and language absent
+ * from one side reads as zeros.
+ */
+async function setDay(scope: ProductScope, from: 'day' | 'counters' = 'day') {
+  const key = [...new Set(scope.categoryIds)].sort().join(',');
+  const set = sql`(SELECT id FROM scope_sets WHERE company_id = ${session.companyId} AND key = ${key})`;
+  const rows = await db().all<{ k: string; v: string }>(
+    from === 'day'
+      ? sql`SELECT channel_key || '/' || lang AS k, scored || '/' || complete || '/' || score_sum AS v
+          FROM scope_set_completeness_daily WHERE set_id = ${set} AND day = date('now')`
+      : sql`SELECT channel_key || '/' || lang AS k, coalesce(max(CASE WHEN item = '' THEN n END), 0) || '/' ||
+          coalesce(max(CASE WHEN item = '#complete' THEN n END), 0) || '/' || coalesce(max(CASE WHEN item = '#score' THEN n END), 0) AS v
+          FROM scope_set_completeness WHERE set_id = ${set} AND item IN ('', '#complete', '#score') GROUP BY channel_key, lang`,
+  );
+  return Object.fromEntries(rows.filter((r) => r.v !== '0/0/0').map((r) => [r.k, r.v]));
 }
 
 describe('the kept counts of scoped members', () => {

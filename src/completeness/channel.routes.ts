@@ -62,7 +62,7 @@ export const channelRoutes = new Hono<AppEnv>()
     describeOperation({
       tag: 'Catalog',
       summary:
-        'How completeness moved: per channel and language one point per day of the last `days` (default 30): masters scored, complete, mean score',
+        "How completeness moved: per channel and language one point per day of the last `days` (default 30): masters scored, complete, mean score. A member limited to category subtrees sees their products' series from the day their scope was first counted; one whose scope names catalogs, today's point only",
       response: CompletenessTrendOut,
       security: 'cookie',
       references: ['channel'],

@@ -1,7 +1,8 @@
-import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
-import { channels, completenessDaily } from '../db/schema';
+import { channels } from '../db/schema';
+import { scopeSetId } from '../db/scope-counts';
 import { badRequest } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
 import { LANGUAGE_CODE } from '../kernel/code-rules';
@@ -12,7 +13,11 @@ import { getCompletenessOverview } from './completeness-read';
  * How completeness moved (`GET Catalog/GetCompletenessTrend`, docs/completeness.md "History"):
  * per channel and language one point per UTC day of the window, read from `completeness_daily`
  * (migration 0027), which the counter triggers keep in each write's own transaction: the read is
- * one range of that table's key per channel and language, never a scan of scores.
+ * one range of that table's key per channel and language, never a scan of scores. A member
+ * limited to category subtrees reads their scope set's rows instead
+ * (`scope_set_completeness_daily`, migration 0090, kept by triggers on the set's counters in the
+ * same transaction): their products only, from the day the set was first counted. A member whose
+ * scope names catalogs gets today's point only (`todaysPointTrend`).
  *
  * A day without a row had no write: it reads as the last day before it (the state did not
  * change). The series starts at the first day with a known state, so a channel defined last
@@ -66,48 +71,64 @@ export async function getCompletenessTrend(db: Database, caller: Caller, input: 
   if (!list.length) return { from, to, items: [] };
   if (only && input.language && !list[0]!.languages.includes(input.language))
     throw badRequest(`language: the channel ${only.name} does not publish ${input.language}`);
-  if (caller.productScope) return scopedTrend(await getCompletenessOverview(db, caller), list, input, { from, to });
-  const keys = list.map((c) => c.key);
-  const langFilter = input.language ? eq(completenessDaily.lang, input.language) : undefined;
-  // the window's rows, and per channel and language the last row before it (the state it opened with)
-  const [inWindow, before] = await db.batch([
-    db
-      .select()
-      .from(completenessDaily)
-      .where(and(inArray(completenessDaily.channelKey, keys), langFilter, gte(completenessDaily.day, from)))
-      .orderBy(asc(completenessDaily.day)),
-    db
-      .select({
-        channelKey: completenessDaily.channelKey,
-        lang: completenessDaily.lang,
-        day: sql<string>`max(${completenessDaily.day})`,
-        scored: completenessDaily.scored,
-        complete: completenessDaily.complete,
-        scoreSum: completenessDaily.scoreSum,
-      })
-      .from(completenessDaily)
-      .where(and(inArray(completenessDaily.channelKey, keys), langFilter, lte(completenessDaily.day, from)))
-      .groupBy(completenessDaily.channelKey, completenessDaily.lang),
-  ]);
-  type Row = (typeof inWindow)[number];
-  const byKey = new Map<string, Map<string, Row>>();
-  const rowsOf = (key: number, lang: string) => {
-    const k = `${key}\t${lang}`;
-    if (!byKey.has(k)) byKey.set(k, new Map());
-    return byKey.get(k)!;
-  };
+  const scope = caller.productScope;
+  if (scope?.catalogIds.length)
+    return todaysPointTrend(await getCompletenessOverview(db, caller), list, input, { from, to });
+  // a scope of category subtrees reads its set's days (migration 0090), everyone else the company's
+  const setId = scope ? await scopeSetId(db, caller.companyId, scope) : null;
+  const rows = await dailyRows(db, setId, list, input.language, from);
+  return { from, to, items: series(list, input, rows, daysBetween(from, to)) };
+}
+
+type DailyRow = { channelKey: number; lang: string; day: string; scored: number; complete: number; scoreSum: number };
+
+/**
+ * The daily rows of the channels in the window and, per channel and language, the last row
+ * before it (the state the window opens with, dated `from`): of the company
+ * (`completeness_daily`) or of one scope set (`scope_set_completeness_daily`). One statement,
+ * ranges of the table's primary key per channel and language.
+ */
+async function dailyRows(
+  db: Database,
+  setId: number | null,
+  list: { key: number }[],
+  language: string | undefined,
+  from: string,
+): Promise<Map<string, Map<string, DailyRow>>> {
+  const table = setId === null ? sql`completeness_daily` : sql`scope_set_completeness_daily`;
+  const where = sql`${setId === null ? sql`` : sql`set_id = ${setId} AND`}
+    channel_key IN (SELECT value FROM json_each(${JSON.stringify(list.map((c) => c.key))}))
+    ${language ? sql`AND lang = ${language}` : sql``}`;
   // SQLite takes the bare columns of a max() aggregate from the row holding the max
-  for (const r of before) rowsOf(r.channelKey, r.lang).set(from, { ...r, day: from });
-  for (const r of inWindow) rowsOf(r.channelKey, r.lang).set(r.day, r);
-  const window30 = daysBetween(from, to);
+  const rows = await db.all<DailyRow>(sql`
+    SELECT channel_key AS channelKey, lang, day, scored, complete, score_sum AS scoreSum FROM ${table}
+      WHERE ${where} AND day > ${from}
+    UNION ALL SELECT channel_key, lang, max(day), scored, complete, score_sum FROM ${table}
+      WHERE ${where} AND day <= ${from} GROUP BY channel_key, lang`);
+  const byKey = new Map<string, Map<string, DailyRow>>();
+  for (const r of rows) {
+    const k = `${r.channelKey}\t${r.lang}`;
+    if (!byKey.has(k)) byKey.set(k, new Map());
+    byKey.get(k)!.set(r.day < from ? from : r.day, r);
+  }
+  return byKey;
+}
+
+/** Per channel and language one point per day of `days`: a day without a row reads as the day before it. */
+function series(
+  list: { key: number; channelId: string; name: string; languages: string[] }[],
+  input: TrendInput,
+  byKey: Map<string, Map<string, DailyRow>>,
+  days: string[],
+): Out['items'] {
   const items: Out['items'] = [];
   for (const c of list) {
     for (const language of c.languages) {
       if (input.language && language !== input.language) continue;
       const rows = byKey.get(`${c.key}\t${language}`);
       const points: z.infer<typeof Point>[] = [];
-      let last: Row | undefined;
-      for (const day of window30) {
+      let last: DailyRow | undefined;
+      for (const day of days) {
         last = rows?.get(day) ?? last;
         if (!last) continue;
         const averageScore = last.scored > 0 ? Math.round(last.scoreSum / last.scored) : 100;
@@ -116,16 +137,17 @@ export async function getCompletenessTrend(db: Database, caller: Caller, input: 
       items.push({ channelId: c.channelId, name: c.name, language, points });
     }
   }
-  return { from, to, items };
+  return items;
 }
 
 /**
- * The trend of a member with a product scope: the daily rows are the company's, and no day's
- * state of the member's products alone was kept, so the series is today's point only, counted
- * from their products (the overview's counts): a series that starts today, as one of a channel
- * defined today does (docs/teams.md, "Counts").
+ * The trend of a member whose scope names catalogs: no day's state of a catalog's products is
+ * kept (a catalog has no completeness counters of its own; docs/teams.md "The trend of a scoped
+ * member" says why none are kept), so the series is today's point only, counted from their
+ * products (the overview's counts): a series that starts today, as one of a channel defined
+ * today does.
  */
-function scopedTrend(
+function todaysPointTrend(
   overview: Awaited<ReturnType<typeof getCompletenessOverview>>,
   list: { channelId: string; name: string; languages: string[] }[],
   input: TrendInput,
@@ -162,6 +184,21 @@ export async function pruneCompletenessDaily(db: Database, limit = 5000): Promis
     SELECT d.channel_key, d.lang, d.day FROM completeness_daily d WHERE d.day < ${cutoff}
       AND d.day < (SELECT max(n.day) FROM completeness_daily n
         WHERE n.channel_key = d.channel_key AND n.lang = d.lang AND n.day < ${cutoff})
+    LIMIT ${limit})`);
+  return result.meta.changes ?? 0;
+}
+
+/**
+ * `pruneCompletenessDaily` for the scope sets' daily rows (migration 0090): per set, channel and
+ * language the rows older than the longest window go, except the newest of them. At most
+ * `limit` rows per run.
+ */
+export async function pruneScopeSetDaily(db: Database, limit = 5000): Promise<number> {
+  const cutoff = sql`date('now', ${`-${TREND_MAX_DAYS - 1} days`})`;
+  const result = await db.run(sql`DELETE FROM scope_set_completeness_daily WHERE (set_id, channel_key, lang, day) IN (
+    SELECT d.set_id, d.channel_key, d.lang, d.day FROM scope_set_completeness_daily d WHERE d.day < ${cutoff}
+      AND d.day < (SELECT max(n.day) FROM scope_set_completeness_daily n
+        WHERE n.set_id = d.set_id AND n.channel_key = d.channel_key AND n.lang = d.lang AND n.day < ${cutoff})
     LIMIT ${limit})`);
   return result.meta.changes ?? 0;
 }

@@ -118,6 +118,9 @@ async function removeScores(db: Database, job: JobRow, channelKey: number): Prom
   await db.run(sql`DELETE FROM completeness_counts WHERE channel_key = ${channelKey}`);
   // its 30-day history (migration 0027) goes with it: the key is never given again
   await db.run(sql`DELETE FROM completeness_daily WHERE channel_key = ${channelKey}`);
+  // and the scope sets' (migration 0090), by their keys' prefix (set, channel)
+  await db.run(sql`DELETE FROM scope_set_completeness_daily
+    WHERE set_id IN (SELECT id FROM scope_sets WHERE company_id = ${job.companyId}) AND channel_key = ${channelKey}`);
   await finish(db, job.id, 0);
 }
 

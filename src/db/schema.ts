@@ -1728,6 +1728,25 @@ export const completenessDaily = sqliteTable(
   (t) => [primaryKey({ columns: [t.channelKey, t.lang, t.day] })],
 );
 
+/**
+ * One scope set (migration 0083's `scope_sets`, kept in SQL only), channel, language and UTC day:
+ * the set's counters' last state that day (migration 0090), kept by triggers on
+ * `scope_set_completeness`; the trend of a category-scoped member. WITHOUT ROWID, deleted with its set.
+ */
+export const scopeSetCompletenessDaily = sqliteTable(
+  'scope_set_completeness_daily',
+  {
+    setId: integer('set_id').notNull(),
+    channelKey: integer('channel_key').notNull(),
+    lang: text('lang').notNull(),
+    day: text('day').notNull(),
+    scored: integer('scored').notNull(),
+    complete: integer('complete').notNull(),
+    scoreSum: integer('score_sum').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.setId, t.channelKey, t.lang, t.day] })],
+);
+
 // ---------------------------------------------------------------- changes feed and webhooks
 
 /**

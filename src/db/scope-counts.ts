@@ -33,9 +33,10 @@ function scopeSetKey(scope: ProductScope): string {
  * out of date (`stale = 3`, migration 0087) and not yet counted again in the move's background
  * is counted here first, so a count read is always exact. Each step may be repeated (a first
  * count interrupted, or two at once): the set is counted by the step that finds it not built or
- * out of date, with every root inserted before it.
+ * out of date, with every root inserted before it. The trend of a category-scoped member reads
+ * the set's daily rows (`scope_set_completeness_daily`, migration 0090) by this id.
  */
-async function scopeSetId(db: Database, companyId: string, scope: ProductScope): Promise<number> {
+export async function scopeSetId(db: Database, companyId: string, scope: ProductScope): Promise<number> {
   const key = scopeSetKey(scope);
   const [found] = await db.all<{ id: number; kept: number }>(
     sql`SELECT id, built = 1 AND stale = 0 AS kept FROM scope_sets WHERE company_id = ${companyId} AND key = ${key}`,
