@@ -5,6 +5,20 @@ import { lazyScreen, screenModule } from '../src/lib/lazy-screen';
 
 const Greeting = ({ name }: { name: string }) => createElement('p', null, `Hello ${name}`);
 
+/** A chunk that fails to arrive until `online` is set, counting its imports. */
+function offlineChunk() {
+  const chunk = {
+    imports: 0,
+    online: false,
+    importer: async () => {
+      chunk.imports++;
+      if (!chunk.online) throw new TypeError('Failed to fetch dynamically imported module');
+      return { default: Greeting };
+    },
+  };
+  return chunk;
+}
+
 /** Renders `element` inside a Suspense boundary whose fallback says "loading". */
 const render = (element: ReturnType<typeof createElement>) =>
   renderToString(createElement(Suspense, { fallback: createElement('p', null, 'loading') }, element));
@@ -34,19 +48,14 @@ describe('screenModule', () => {
   });
 
   it('rejects after the last try, and the next load starts over instead of keeping the failure', async () => {
-    let imports = 0;
-    let online = false;
-    const screen = screenModule(async () => {
-      imports++;
-      if (!online) throw new TypeError('Failed to fetch dynamically imported module');
-      return { default: Greeting };
-    }, [0]);
+    const chunk = offlineChunk();
+    const screen = screenModule(chunk.importer, [0]);
     await expect(screen.load()).rejects.toThrow('Failed to fetch');
-    expect(imports).toBe(2);
+    expect(chunk.imports).toBe(2);
     expect(screen.loaded()).toBeUndefined();
-    online = true;
+    chunk.online = true;
     expect((await screen.load()).default).toBe(Greeting);
-    expect(imports).toBe(3);
+    expect(chunk.imports).toBe(3);
   });
 });
 
@@ -67,21 +76,16 @@ describe('lazyScreen', () => {
   });
 
   it("loads again on the next render after a failed load instead of keeping React.lazy's rejection", async () => {
-    let imports = 0;
-    let online = false;
-    const screen = screenModule(async () => {
-      imports++;
-      if (!online) throw new TypeError('Failed to fetch dynamically imported module');
-      return { default: Greeting };
-    }, []);
+    const chunk = offlineChunk();
+    const screen = screenModule(chunk.importer, []);
     const Screen = lazyScreen(screen);
     expect(render(createElement(Screen, { name: 'Ada' }))).toContain('loading');
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(imports).toBe(1);
-    online = true;
+    expect(chunk.imports).toBe(1);
+    chunk.online = true;
     // the error boundary's other address renders the screen again: it imports again and shows
     expect(render(createElement(Screen, { name: 'Ada' }))).toContain('loading');
-    expect(imports).toBe(2);
+    expect(chunk.imports).toBe(2);
     await screen.load();
     expect(render(createElement(Screen, { name: 'Ada' }))).toContain('Hello Ada');
   });
