@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { article, file } from './fixtures/bmecat-variants';
+import { article, file, product } from './fixtures/bmecat-variants';
 import { exportedFile } from './helpers/export-fixtures';
 import { makeCatalog, makeSession } from './helpers/factories';
 import { importTextToEnd } from './helpers/import-fixtures';
@@ -120,6 +120,42 @@ describe('the unit of a feature of an unverified class', () => {
     const bmecat = compact((await exportedFile(session.tenant, catalogId, 'BMEcat')).text);
     expect(bmecat).toContain(
       '<FEATURE><FNAME>Rated error current</FNAME><FVALUE>0.03</FVALUE><FUNIT>ampere (A)</FUNIT></FEATURE>',
+    );
+  });
+
+  it('comes back in BMEcat 2005 for an ETIM feature, and the ETIM profile and xChange report leaving it out', async () => {
+    const session = await makeSession();
+    const { catalogId } = await makeCatalog(session.tenant, { name: 'Einheiten ETIM' });
+    const etim2005 = file({
+      root: 'version="2005"',
+      records: [
+        product(
+          'KAB-1',
+          'Kabel',
+          '<PRODUCT_FEATURES><REFERENCE_FEATURE_SYSTEM_NAME>ETIM-9.0</REFERENCE_FEATURE_SYSTEM_NAME>' +
+            '<REFERENCE_FEATURE_GROUP_ID>EC999999</REFERENCE_FEATURE_GROUP_ID>' +
+            '<FEATURE><FNAME>EF999999</FNAME><FVALUE>12</FVALUE><FUNIT>MMT</FUNIT></FEATURE></PRODUCT_FEATURES>',
+        ),
+      ],
+    });
+    const { job } = await importTextToEnd(session.tenant, catalogId, etim2005, { fileName: 'etim.xml' });
+    expect(job.summary).toMatchObject({ created: 1, rejected: 0, 'warnings.class_unverified': 1 });
+
+    const bmecat = await exportedFile(session.tenant, catalogId, 'BMEcat');
+    expect(compact(bmecat.text)).toContain('<FEATURE><FNAME>EF999999</FNAME><FVALUE>12</FVALUE><FUNIT>MMT</FUNIT>');
+    expect(bmecat.warnings.filter((w) => w.includes('FUNIT'))).toEqual([]);
+
+    const profile = await exportedFile(session.tenant, catalogId, 'BMEcat-ETIM');
+    expect(compact(profile.text)).toContain('<FEATURE><FNAME>EF999999</FNAME><FVALUE>12</FVALUE></FEATURE>');
+    expect(profile.warnings).toContain(
+      "feature block ETIM-9.0: the file's FUNIT of a feature of an unverified ETIM class left out (the ETIM guideline takes units from the ETIM model): 1 time (e.g. KAB-1)",
+    );
+    const xchange = await exportedFile(session.tenant, catalogId, 'ETIMxChange');
+    expect(JSON.parse(xchange.text).Supplier[0].Product[0].EtimClassification[0].EtimFeatures).toEqual([
+      { EtimFeatureCode: 'EF999999', EtimValueNumeric: '12' },
+    ]);
+    expect(xchange.warnings).toContain(
+      "feature block ETIM-9.0: the file's FUNIT of a feature of an unverified ETIM class left out (ETIM xChange takes units from the ETIM model): 1 time (e.g. KAB-1)",
     );
   });
 });

@@ -43,7 +43,22 @@ export interface FeatureBlock {
   /** ETIM: the class version and DYNAMIC model date the supplier classified against (the xChange export writes them). */
   classVersion?: number;
   dynamicReleaseDate?: string;
+  /** The class is kept verbatim, no reference data confirms it: its features' units are the file's own. */
+  unverified?: true;
   features: FeatureOut[];
+}
+
+/**
+ * A dialect that writes no unit for ETIM features (the ETIM profile, xChange: both derive it
+ * from the ETIM model) loses a unit only where the model is not behind it: a feature of an
+ * unverified class, whose unit is the supplier file's. That loss is reported.
+ */
+export function reportEtimFileUnits(block: FeatureBlock, format: string, subject: string, w: ExportWarnings): void {
+  if (block.group === 'ETIM' && block.unverified && block.features.some((f) => f.unit))
+    w.add(
+      `feature block ${block.system}: the file's FUNIT of a feature of an unverified ETIM class left out (${format} takes units from the ETIM model)`,
+      subject,
+    );
 }
 
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
@@ -144,6 +159,7 @@ export function featureBlocks(
       classCode: cls.code,
       ...(cls.classVersion !== undefined ? { classVersion: cls.classVersion } : {}),
       ...(cls.dynamicReleaseDate !== undefined ? { dynamicReleaseDate: cls.dynamicReleaseDate } : {}),
+      ...(cls.unverified ? { unverified: true as const } : {}),
       features: uniqueByName(features),
     });
   }
