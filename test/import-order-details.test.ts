@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { article, file } from './fixtures/bmecat-variants';
+import { exportedText } from './helpers/export-fixtures';
+import { makeCatalog, makeSession } from './helpers/factories';
+import { importTextToEnd, reportRows } from './helpers/import-fixtures';
+
+const order = (parts: string) => `<ARTICLE_ORDER_DETAILS>${parts}</ARTICLE_ORDER_DETAILS>`;
+
+/**
+ * Issue 32 (audit of the supplier samples): a supplier's content unit, units per order unit,
+ * minimum order quantity and interval have no place on a product; they were dropped without a
+ * word (olivere's 1.2 file: a BOX of 6 PCE; SAP PSX's: at least 10 in steps of 5), and every
+ * export said one order unit per content unit. The import now names them in its report.
+ */
+describe('ORDER_DETAILS a product has no place for', () => {
+  it('are reported with the product kept, and a file that says only what the product holds is not', async () => {
+    const session = await makeSession();
+    const { catalogId } = await makeCatalog(session.tenant, { name: 'Bestelldaten' });
+    const text = file({
+      root: 'version="1.2"',
+      records: [
+        article(
+          'BOX-6',
+          'Karton',
+          order(
+            '<ORDER_UNIT>BOX</ORDER_UNIT><CONTENT_UNIT>PCE</CONTENT_UNIT><NO_CU_PER_OU>6</NO_CU_PER_OU>' +
+              '<PRICE_QUANTITY>1</PRICE_QUANTITY><QUANTITY_MIN>10</QUANTITY_MIN><QUANTITY_INTERVAL>5</QUANTITY_INTERVAL>',
+          ),
+        ),
+        // PCE is the supplier's spelling of C62: the same unit, one per order unit, minimum 1.
+        article(
+          'PCE-1',
+          'Stück',
+          order(
+            '<ORDER_UNIT>C62</ORDER_UNIT><CONTENT_UNIT>PCE</CONTENT_UNIT><NO_CU_PER_OU>1.0</NO_CU_PER_OU>' +
+              '<QUANTITY_MIN>1</QUANTITY_MIN><QUANTITY_INTERVAL>1,0</QUANTITY_INTERVAL>',
+          ),
+        ),
+      ],
+    });
+    const { jobId, job } = await importTextToEnd(session.tenant, catalogId, text, { fileName: 'order.xml' });
+    expect(job.summary).toMatchObject({
+      created: 2,
+      rejected: 0,
+      'warnings.order_details_not_kept': 1,
+      'warnings.unit_alias': 1,
+    });
+    expect((await reportRows(jobId)).filter((r) => r[5] === 'order_details_not_kept')).toEqual([
+      [
+        '1',
+        'warning',
+        'BOX-6',
+        expect.stringMatching(/^line \d+: \/BMECAT\/T_NEW_CATALOG\/ARTICLE\/ARTICLE_ORDER_DETAILS$/),
+        'CONTENT_UNIT PCE, NO_CU_PER_OU 6, QUANTITY_MIN 10, QUANTITY_INTERVAL 5 not kept: a product has one order unit and price quantity (the exports write CONTENT_UNIT = ORDER_UNIT, NO_CU_PER_OU 1)',
+        'order_details_not_kept',
+      ],
+    ]);
+
+    // Our own export says only what the product holds: it reads back without the warning.
+    const exported = await exportedText(session.tenant, catalogId, 'BMEcat');
+    const { catalogId: again } = await makeCatalog(session.tenant, { name: 'Bestelldaten 2' });
+    const second = await importTextToEnd(session.tenant, again, exported, { fileName: 'again.xml' });
+    expect(second.job.summary).toMatchObject({ created: 2, rejected: 0 });
+    expect(await reportRows(second.jobId)).toEqual([]);
+  });
+});
