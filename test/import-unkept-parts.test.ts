@@ -64,3 +64,49 @@ describe('ORDER_DETAILS a product has no place for', () => {
     expect(await reportRows(second.jobId)).toEqual([]);
   });
 });
+
+/**
+ * Issue 32 (audit of the supplier samples): PRODUCT_DETAILS a product has no field for were
+ * dropped without a word (the ETIM guideline's sample: REMARKS in eng and dut,
+ * MANUFACTURER_TYPE_DESCR, SPECIAL_TREATMENT_CLASS, PRODUCT_TYPE). The import names them.
+ */
+describe('PRODUCT_DETAILS a product has no field for', () => {
+  it('are named in one warning per product, an empty element and the fields it stores are not', async () => {
+    const session = await makeSession();
+    const { catalogId } = await makeCatalog(session.tenant, { name: 'Details' });
+    const text = file({
+      root: 'version="2005"',
+      records: [
+        '<PRODUCT><SUPPLIER_PID>REM-1</SUPPLIER_PID><PRODUCT_DETAILS>' +
+          '<DESCRIPTION_SHORT>Leuchte</DESCRIPTION_SHORT><MANUFACTURER_NAME>Hersteller</MANUFACTURER_NAME>' +
+          '<BUYER_PID type="buyer_specific"/><MANUFACTURER_TYPE_DESCR>Typ A</MANUFACTURER_TYPE_DESCR>' +
+          '<DELIVERY_TIME>5</DELIVERY_TIME><SPECIAL_TREATMENT_CLASS type="MSDS">true</SPECIAL_TREATMENT_CLASS>' +
+          '<KEYWORD>Licht</KEYWORD><REMARKS>Hinweis</REMARKS><REMARKS lang="eng">Remark</REMARKS>' +
+          '<PRODUCT_STATUS type="new">new_assortment</PRODUCT_STATUS><PRODUCT_TYPE>physical</PRODUCT_TYPE>' +
+          '</PRODUCT_DETAILS></PRODUCT>',
+        '<PRODUCT><SUPPLIER_PID>PLAIN-1</SUPPLIER_PID><PRODUCT_DETAILS><DESCRIPTION_SHORT>Schlicht</DESCRIPTION_SHORT>' +
+          '<BUYER_PID type="buyer_specific"></BUYER_PID></PRODUCT_DETAILS></PRODUCT>',
+      ],
+    });
+    const { jobId, job } = await importTextToEnd(session.tenant, catalogId, text, { fileName: 'details.xml' });
+    expect(job.summary).toMatchObject({ created: 2, rejected: 0, warnings: 1, 'warnings.details_not_kept': 1 });
+    expect(await reportRows(jobId)).toEqual([
+      [
+        '1',
+        'warning',
+        'REM-1',
+        expect.stringMatching(/^line \d+: \/BMECAT\/T_NEW_CATALOG\/PRODUCT\/PRODUCT_DETAILS$/),
+        'MANUFACTURER_TYPE_DESCR, SPECIAL_TREATMENT_CLASS, REMARKS (2), PRODUCT_TYPE not kept: a product has no field for them',
+        'details_not_kept',
+      ],
+    ]);
+    // What it stores comes back, and our own file reads without the warning.
+    const exported = await exportedText(session.tenant, catalogId, 'BMEcat');
+    expect(exported.replace(/>\s+</g, '><')).toContain(
+      '<MANUFACTURER_NAME>Hersteller</MANUFACTURER_NAME><DELIVERY_TIME>5</DELIVERY_TIME><KEYWORD>Licht</KEYWORD>',
+    );
+    const { catalogId: again } = await makeCatalog(session.tenant, { name: 'Details 2' });
+    const second = await importTextToEnd(session.tenant, again, exported, { fileName: 'again.xml' });
+    expect(await reportRows(second.jobId)).toEqual([]);
+  });
+});
