@@ -110,3 +110,74 @@ describe('PRODUCT_DETAILS a product has no field for', () => {
     expect(await reportRows(second.jobId)).toEqual([]);
   });
 });
+
+/**
+ * Issue 32 (audit of the supplier samples): the ETIM xChange V2.0 sample's Legislation,
+ * LcaEnvironmental, brand, packaging, discount group and further description texts have no
+ * field on a product and were dropped unreported. One warning per record names them.
+ */
+describe('xChange parts a product has no field for', () => {
+  it('are named in one warning, a false flag and quantities of 1 are not, and our own file reads back without it', async () => {
+    const session = await makeSession();
+    const { catalogId } = await makeCatalog(session.tenant, { name: 'xChange Teile' });
+    const text = JSON.stringify({
+      SchemaVersion: '2.0',
+      CatalogueId: 'UK-1',
+      CatalogueType: 'FULL',
+      CatalogueValidityStart: '2026-01-01',
+      Language: ['de-DE'],
+      CurrencyCode: 'EUR',
+      Supplier: [
+        {
+          SupplierName: 'Teile GmbH',
+          Product: [
+            {
+              ProductIdentification: {
+                ManufacturerName: 'Maker',
+                ManufacturerProductNumber: 'M-UK-1',
+                BrandDetails: [{ BrandSeries: [{ Language: 'de-DE', BrandSeries: 'Serie A' }] }],
+              },
+              ProductDetails: {
+                ProductStatus: 'ACTIVE',
+                CustomisableProduct: false,
+                ProductDescriptions: [
+                  {
+                    DescriptionLanguage: 'de-DE',
+                    MinimalProductDescription: 'Schalter',
+                    ProductMarketingText: 'Ein guter Schalter',
+                    ProductPageUrl: 'https://example.com/schalter',
+                  },
+                ],
+              },
+              Legislation: { RohsIndicator: 'YES' },
+              TradeItem: [
+                {
+                  ItemIdentification: { SupplierItemNumber: 'UK-1', DiscountGroupId: 'R1' },
+                  Ordering: { OrderUnit: 'C62', MinimumOrderQuantity: '10', OrderStepSize: '1' },
+                  PackagingUnit: [{ PackagingIdentification: { PackagingTypeCode: 'BOX', PackagingQuantity: '6' } }],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const { jobId, job } = await importTextToEnd(session.tenant, catalogId, text);
+    expect(job.summary).toMatchObject({ created: 1, rejected: 0, warnings: 1, 'warnings.details_not_kept': 1 });
+    expect(await reportRows(jobId)).toEqual([
+      [
+        '1000',
+        'warning',
+        'UK-1',
+        '$.Supplier[0].Product[0]',
+        'Legislation, BrandDetails, ProductMarketingText, ProductPageUrl, PackagingUnit, DiscountGroupId, MinimumOrderQuantity 10 not kept: a product has no field for them',
+        'details_not_kept',
+      ],
+    ]);
+    const exported = await exportedText(session.tenant, catalogId, 'ETIMxChange');
+    const { catalogId: again } = await makeCatalog(session.tenant, { name: 'xChange Teile 2' });
+    const second = await importTextToEnd(session.tenant, again, exported);
+    expect(second.job.summary).toMatchObject({ created: 1, rejected: 0 });
+    expect(await reportRows(second.jobId)).toEqual([]);
+  });
+});
