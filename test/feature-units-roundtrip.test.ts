@@ -117,10 +117,11 @@ describe('the unit of a feature of an unverified class', () => {
         ClassificationFeatureUnit: 'ampere (A)',
       },
     ]);
-    const bmecat = compact((await exportedFile(session.tenant, catalogId, 'BMEcat')).text);
-    expect(bmecat).toContain(
+    const bmecat = await exportedFile(session.tenant, catalogId, 'BMEcat');
+    expect(compact(bmecat.text)).toContain(
       '<FEATURE><FNAME>Rated error current</FNAME><FVALUE>0.03</FVALUE><FUNIT>ampere (A)</FUNIT></FEATURE>',
     );
+    expect(bmecat.warnings.filter((w) => w.includes('FUNIT'))).toEqual([]);
   });
 
   it('comes back in BMEcat 2005 for an ETIM feature, and the ETIM profile and xChange report leaving it out', async () => {
@@ -157,5 +158,14 @@ describe('the unit of a feature of an unverified class', () => {
     expect(xchange.warnings).toContain(
       "feature block ETIM-9.0: the file's FUNIT of a feature of an unverified ETIM class left out (ETIM xChange takes units from the ETIM model): 1 time (e.g. KAB-1)",
     );
+  });
+
+  it('is cut to the 20 characters FUNIT holds, reported', async () => {
+    const session = await makeSession();
+    const { catalogId } = await makeCatalog(session.tenant, { name: 'Lange Einheit' });
+    await importTextToEnd(session.tenant, catalogId, eclass12('Volt Wechselspannung 50 Hz'), { fileName: 'long.xml' });
+    const { text, warnings } = await exportedFile(session.tenant, catalogId, 'BMEcat');
+    expect(compact(text)).toContain('<FVALUE>220</FVALUE><FUNIT>Volt Wechselspannung</FUNIT></FEATURE>');
+    expect(warnings).toContain('feature unit cut to 20 characters (FUNIT): 1 time (e.g. NETZ-1)');
   });
 });

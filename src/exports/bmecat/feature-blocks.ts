@@ -97,7 +97,10 @@ function fitFeature(
     if (fitted.text && !(distinct && values.includes(fitted.text))) values.push(fitted.text);
   }
   if (values.length === 0) return null;
-  return { name: name.text, values, unit: raw.unit && raw.unit.trim() ? raw.unit.trim().slice(0, 20) : null };
+  // FUNIT is at most 20 characters; a supplier's own unit of an unverified feature may be longer.
+  const unit = raw.unit?.trim() || null;
+  if (unit && unit.length > 20) warnings.add('feature unit cut to 20 characters (FUNIT)', subject);
+  return { name: name.text, values, unit: unit ? unit.slice(0, 20) : null };
 }
 
 /** FVALUE_DETAILS is at most 250 characters in every BMEcat schema. */
