@@ -1,5 +1,6 @@
 import { readTranslations } from '../../model/translation-store';
 import { columnLanguage, planLanguages } from './localized-out';
+import { reportNoCategoryTree } from '../category-tree-loss';
 import { ExportWarnings } from '../export-warnings';
 import type { ExportContext, ExportPhase, Exporter } from '../exporter';
 import { channelProductPage } from '../channel-page';
@@ -20,8 +21,9 @@ function result(text: string, nextCursor: string | null, products: number, w: Ex
 function headerPhase(dialect: Dialect): ExportPhase<BmecatPlan> {
   return {
     name: 'header',
-    async run(_ctx, plan) {
+    async run(ctx, plan) {
       const w = new ExportWarnings();
+      if (!dialect.groups) reportNoCategoryTree(ctx.catalog, 'the ETIM guideline', w);
       const text = dialect.header(plan, w) + (dialect.groups ? dialect.groups.open(plan, w) : '');
       return result(text, null, 0, w);
     },

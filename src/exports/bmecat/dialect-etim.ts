@@ -2,7 +2,7 @@ import type { ExportWarnings } from '../export-warnings';
 import { CURRENCIES_ETIM, UNITS_ETIM } from './code-lists';
 import type { Dialect } from './dialect';
 import { currencyIn, FOOTER, featureBlock, orderDetails } from './dialect-parts';
-import { ATTRIBUTE_SYSTEM } from './feature-blocks';
+import { ATTRIBUTE_SYSTEM, reportEtimFileUnits } from './feature-blocks';
 import { fitted, GENERATOR_INFO, headerValues, orderUnit, productDetails2005 } from './fields';
 import type { BmecatPlan } from './plan';
 import { languageElements } from './localized-out';
@@ -45,6 +45,7 @@ function featureBlocks(view: ProductView, w: ExportWarnings): string {
   const others = otherFeatureBlocks(blocks, FORM_ETIM, view.subject, w);
   if (view.blocks.length === 0 && others.length === 0)
     return features({ system: ATTRIBUTE_SYSTEM, group: null, classCode: null, features: [] });
+  for (const b of view.blocks) reportEtimFileUnits(b, 'the ETIM guideline', view.subject, w);
   return [...view.blocks.map(features), ...others].join('');
 }
 

@@ -43,7 +43,22 @@ export interface FeatureBlock {
   /** ETIM: the class version and DYNAMIC model date the supplier classified against (the xChange export writes them). */
   classVersion?: number;
   dynamicReleaseDate?: string;
+  /** The class is kept verbatim, no reference data confirms it: its features' units are the file's own. */
+  unverified?: true;
   features: FeatureOut[];
+}
+
+/**
+ * A dialect that writes no unit for ETIM features (the ETIM profile, xChange: both derive it
+ * from the ETIM model) loses a unit only where the model is not behind it: a feature of an
+ * unverified class, whose unit is the supplier file's. That loss is reported.
+ */
+export function reportEtimFileUnits(block: FeatureBlock, format: string, subject: string, w: ExportWarnings): void {
+  if (block.group === 'ETIM' && block.unverified && block.features.some((f) => f.unit))
+    w.add(
+      `feature block ${block.system}: the file's FUNIT of a feature of an unverified ETIM class left out (${format} takes units from the ETIM model)`,
+      subject,
+    );
 }
 
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
@@ -82,7 +97,10 @@ function fitFeature(
     if (fitted.text && !(distinct && values.includes(fitted.text))) values.push(fitted.text);
   }
   if (values.length === 0) return null;
-  return { name: name.text, values, unit: raw.unit && raw.unit.trim() ? raw.unit.trim().slice(0, 20) : null };
+  // FUNIT is at most 20 characters; a supplier's own unit of an unverified feature may be longer.
+  const unit = raw.unit?.trim() || null;
+  if (unit && unit.length > 20) warnings.add('feature unit cut to 20 characters (FUNIT)', subject);
+  return { name: name.text, values, unit: unit ? unit.slice(0, 20) : null };
 }
 
 /** FVALUE_DETAILS is at most 250 characters in every BMEcat schema. */
@@ -144,6 +162,7 @@ export function featureBlocks(
       classCode: cls.code,
       ...(cls.classVersion !== undefined ? { classVersion: cls.classVersion } : {}),
       ...(cls.dynamicReleaseDate !== undefined ? { dynamicReleaseDate: cls.dynamicReleaseDate } : {}),
+      ...(cls.unverified ? { unverified: true as const } : {}),
       features: uniqueByName(features),
     });
   }

@@ -2,7 +2,7 @@ import type { ExportWarnings } from '../export-warnings';
 import { detailsField, NO_FEATURE_VALUE, REASONS_NO_VALUE } from '../../model/translation-store';
 import { MODELLING_SYSTEM } from '../../model/feature-block-types';
 import { modellingClass } from './xchange-modelling';
-import type { FeatureBlock } from '../bmecat/feature-blocks';
+import { type FeatureBlock, reportEtimFileUnits } from '../bmecat/feature-blocks';
 import type { ProductView } from '../bmecat/product-view';
 import type { StoredFeatureBlock } from '../../model/feature-block-types';
 import { fieldTexts, perLanguage } from './xchange-languages';
@@ -86,6 +86,7 @@ export function etimClassifications(plan: XChangePlan, view: ProductView, w: Exp
       );
       continue;
     }
+    reportEtimFileUnits(block, 'ETIM xChange', subject, w);
     const features = block.features.filter((f) => {
       if (ETIM_FEATURE_CODE.test(f.name)) return true;
       w.add(`feature code ${f.name} is not an ETIM feature code: left out`, subject);

@@ -1,3 +1,4 @@
+import { reportNoCategoryTree } from '../category-tree-loss';
 import { ExportWarnings } from '../export-warnings';
 import type { ExportPhase, Exporter } from '../exporter';
 import { channelProductPage } from '../channel-page';
@@ -69,7 +70,14 @@ export const xchangeExporter: Exporter<XChangePlan> = {
   plan: makeXChangePlan,
   total: (ctx, plan) => countProductsInScope(ctx, plan),
   phases: [
-    { name: 'header', run: async (_ctx, plan) => ({ text: header(plan), nextCursor: null, products: 0 }) },
+    {
+      name: 'header',
+      run: async (ctx, plan) => {
+        const w = new ExportWarnings();
+        reportNoCategoryTree(ctx.catalog, 'ETIM xChange', w);
+        return { text: header(plan), nextCursor: null, products: 0, warnings: w.isEmpty ? undefined : w.toJSON() };
+      },
+    },
     productsPhase,
     { name: 'footer', run: async () => ({ text: '\n]}]}\n', nextCursor: null, products: 0 }) },
   ],

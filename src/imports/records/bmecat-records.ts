@@ -15,6 +15,7 @@ import { readEtimDynamic } from './bmecat-etim-dynamic';
 import { ETIM_DYNAMIC_UDX } from '../../model/class-version';
 import { textsByLanguage, type FileLanguages } from '../read/file-languages';
 import { detailsField } from '../../model/translation-store';
+import { detailsWarnings, orderDetailsWarnings } from './bmecat-unkept';
 
 export type { FileWarning, ProductAction };
 
@@ -356,6 +357,8 @@ export function productOf(
   // A field the file gives only in further languages leaves the default language's column alone.
   for (const field of ['name', 'description', 'keywords'] as const)
     if (record.fields[field] === undefined) delete record.fields[field];
+  detailsWarnings(details, warnings);
+  orderDetailsWarnings(order, unit, warnings);
   features(node, record, skipped, origins, warnings, languages, ownExport);
   record.prices = priceListOf(node, prices, warnings);
   return { ...base, record, problem: null };

@@ -8,6 +8,7 @@ import { xchangePricesOf } from './xchange-prices';
 import { xchangeClassificationOf } from './xchange-classes';
 import { MODELLING_SYSTEM } from '../../model/feature-block-types';
 import { itemRelationsOf, productRelationsOf } from './xchange-relations';
+import { xchangeUnkept } from './xchange-unkept';
 
 type Json = Record<string, any>;
 
@@ -24,6 +25,17 @@ const list = (v: unknown): Json[] => (Array.isArray(v) ? v.filter((x) => x && ty
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
 const warn = (warnings: FileWarning[], code: string, message: string, path: string) =>
   warnings.push({ code, message, line: 0, path });
+
+/** One warning naming what a record carries that no field stores (xchange-unkept.ts). */
+function unkeptWarning(warnings: FileWarning[], names: string[], path: string) {
+  if (names.length > 0)
+    warn(
+      warnings,
+      'details_not_kept',
+      `${names.join(', ')} not kept: a product has no field for ${names.length > 1 ? 'them' : 'it'}`,
+      path,
+    );
+}
 
 /** A name the exporter cut to 80 characters (ending in "…") is whole in UniqueMainProductDescription. */
 function fullName(minimal: string | null, unique: string | null): string | null {
@@ -115,6 +127,7 @@ export function xchangeItemsOf(
       'no TradeItem: the ManufacturerProductNumber is the SKU',
       '.ProductIdentification',
     );
+    unkeptWarning(warnings, xchangeUnkept(product, undefined), '');
     const record: UpsertRecord = {
       sku,
       fields: { ...base, price: null, unit: null },
@@ -133,6 +146,7 @@ export function xchangeItemsOf(
       return { sku: null, record: null, problem: `TradeItem[${i}]: SupplierItemNumber is missing`, skipped, warnings };
     const ordering = (item.Ordering ?? {}) as Json;
     const itemWarnings = [...warnings];
+    unkeptWarning(itemWarnings, xchangeUnkept(product, item), tradeItems.length > 1 ? `.TradeItem[${i}]` : '');
     const unit = str(ordering.OrderUnit);
     const priced = xchangePricesOf(
       list(item.Pricing),

@@ -60,6 +60,10 @@ export const REASONS: Record<string, string> = {
     'xChange allowance or surcharge that is no price tier (no minimum quantity, or nothing to apply it to): left out, the prices kept',
   formula_invalid:
     'price formula (FORMULA) that does not check against BMEcat 2005: left out, the prices naming it kept (strict: rejected)',
+  details_not_kept:
+    'part of a product no field stores (BMEcat PRODUCT_DETAILS REMARKS, MANUFACTURER_TYPE_DESCR …; xChange Legislation, PackagingUnit, ProductMarketingText …): left out, the product kept',
+  order_details_not_kept:
+    'CONTENT_UNIT other than the ORDER_UNIT, or NO_CU_PER_OU, QUANTITY_MIN or QUANTITY_INTERVAL other than 1: left out, the product kept',
   reference_type: 'product reference of an unknown type: stored as others',
   reference_invalid:
     'product reference to the product itself, without a target, twice, or with a bad quantity: left out',
