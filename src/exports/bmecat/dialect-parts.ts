@@ -104,8 +104,9 @@ const wholeNumber = (stored: string): string | null => (/^\d+(\.0*)?$/.test(stor
 /**
  * ARTICLE_ORDER_DETAILS / PRODUCT_ORDER_DETAILS in the XSD's order: ORDER_UNIT, CONTENT_UNIT,
  * NO_CU_PER_OU, PRICE_QUANTITY, QUANTITY_MIN, QUANTITY_INTERVAL. A product without a content
- * unit or count writes the order unit and 1 (BMEcat's defaults, what the import reads back as
- * "not set"); the minimum and interval are written when the product has them. A content unit
+ * unit or count writes the order unit and 1 (BMEcat's defaults, which the import reads back as
+ * "not set"); the minimum and interval are written when the product has them (absent, the XSD's
+ * default is 1). A content unit
  * the dialect's list lacks is written as the order unit, and BMEcat 1.2's QUANTITY_MIN and
  * QUANTITY_INTERVAL are xsd:integer: a fraction is left out. Both are reported.
  */

@@ -14,20 +14,23 @@ type OrderFields = Pick<UpsertRecord['fields'], 'contentUnit' | 'contentPerUnit'
 /**
  * ORDER_DETAILS beyond ORDER_UNIT and PRICE_QUANTITY as a product's fields (issue 32: a BOX of 6
  * PCE in olivere's 1.2 file, a minimum of 10 in steps of 5 in SAP PSX's). What says only BMEcat's
- * defaults (CONTENT_UNIT = ORDER_UNIT, NO_CU_PER_OU 1) is "not set", null, as the exports write a
- * product without them, so a re-import of an export changes nothing. QUANTITY_MIN and
- * QUANTITY_INTERVAL are kept as written (1 included): the exports write them only when set. The
- * values pass the fields' rules in the upsert (a bad one is reported `field_invalid`, not stored).
+ * defaults (the XSD's: CONTENT_UNIT = ORDER_UNIT, NO_CU_PER_OU, QUANTITY_MIN and
+ * QUANTITY_INTERVAL 1) is "not set", null, as a product without them exports, so a re-import of an
+ * export changes nothing and the many files that write the defaults store nothing new. The values
+ * pass the fields' rules in the upsert (a bad one is reported `field_invalid` and not stored).
  */
 export function orderDetailsOf(order: XmlNode | undefined, unit: string | null): OrderFields {
   const text = (name: string) => (order ? child(order, name)?.text.trim() || null : null);
+  const quantity = (name: string) => {
+    const value = text(name);
+    return value && !isOne(value) ? value : null;
+  };
   const content = text('CONTENT_UNIT');
-  const perUnit = text('NO_CU_PER_OU');
   return {
     contentUnit: content && !(unit && sameUnit(content, unit)) ? content : null,
-    contentPerUnit: perUnit && !isOne(perUnit) ? perUnit : null,
-    quantityMin: text('QUANTITY_MIN'),
-    quantityInterval: text('QUANTITY_INTERVAL'),
+    contentPerUnit: quantity('NO_CU_PER_OU'),
+    quantityMin: quantity('QUANTITY_MIN'),
+    quantityInterval: quantity('QUANTITY_INTERVAL'),
   };
 }
 
