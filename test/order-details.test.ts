@@ -138,6 +138,58 @@ describe('BMEcat order details', () => {
     ]);
   });
 
+  it('ETIM xChange: written as MinimumOrderQuantity, OrderStepSize, UseUnit and its factor, and read back', async () => {
+    const session = await makeSession();
+    const { catalogId } = await makeCatalog(session.tenant, { name: 'xChange Quelle' });
+    await makeProduct(session.tenant, catalogId, {
+      sku: 'BOX-6',
+      unit: 'BX',
+      contentUnit: 'C62',
+      contentPerUnit: '6',
+      quantityMin: '10',
+      quantityInterval: '5',
+      price: '12.00',
+    });
+    await makeProduct(session.tenant, catalogId, { sku: 'PLAIN', unit: 'C62', price: '1.00' });
+    const exported = await exportedFile(session.tenant, catalogId, 'ETIMxChange');
+    const items = JSON.parse(exported.text).Supplier[0].Product.map((p: any) => p.TradeItem[0]);
+    expect(items.map((i: any) => [i.ItemIdentification.SupplierItemNumber, i.Ordering])).toEqual([
+      [
+        'BOX-6',
+        {
+          OrderUnit: 'BX',
+          MinimumOrderQuantity: '10',
+          OrderStepSize: '5',
+          UseUnit: 'C62',
+          UseUnitConversionFactor: '6',
+        },
+      ],
+      ['PLAIN', { OrderUnit: 'C62', MinimumOrderQuantity: '1', OrderStepSize: '1' }],
+    ]);
+    const { catalogId: target } = await makeCatalog(session.tenant, { name: 'xChange Ziel' });
+    const { jobId, job } = await importTextToEnd(session.tenant, target, exported.text);
+    expect(job.summary).toMatchObject({ created: 2, rejected: 0 });
+    expect(await reportRows(jobId)).toEqual([]);
+    expect(await productsOf(session.cookie, target)).toEqual({
+      'BOX-6': {
+        unit: 'BX',
+        contentUnit: 'C62',
+        contentPerUnit: '6',
+        priceQuantity: 1,
+        quantityMin: '10',
+        quantityInterval: '5',
+      },
+      PLAIN: {
+        unit: 'C62',
+        contentUnit: null,
+        contentPerUnit: null,
+        priceQuantity: 1,
+        quantityMin: null,
+        quantityInterval: null,
+      },
+    });
+  });
+
   it('a product without them writes the order unit once per content unit, as before', async () => {
     const session = await makeSession();
     const { catalogId } = await makeCatalog(session.tenant, { name: 'Ohne' });
