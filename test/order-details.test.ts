@@ -242,9 +242,17 @@ describe('writing order details', () => {
   it.each([
     ['contentUnit', 'Stück', 'contentUnit: must be a UN/ECE Recommendation 20 code such as C62'],
     ['contentPerUnit', '0', 'contentPerUnit: must be greater than 0'],
-    ['quantityMin', '-1', 'quantityMin: must be a non-negative amount with at most 12 digits before and 20 after the separator, such as 12.50 or 12,50'],
+    [
+      'quantityMin',
+      '-1',
+      'quantityMin: must be a non-negative amount with at most 12 digits before and 20 after the separator, such as 12.50 or 12,50',
+    ],
     ['quantityInterval', '0.000', 'quantityInterval: must be greater than 0'],
-    ['quantityMin', 'zehn', 'quantityMin: must be a non-negative amount with at most 12 digits before and 20 after the separator, such as 12.50 or 12,50'],
+    [
+      'quantityMin',
+      'zehn',
+      'quantityMin: must be a non-negative amount with at most 12 digits before and 20 after the separator, such as 12.50 or 12,50',
+    ],
   ])('UpdateProduct with %s %j is a 400 naming it and changes nothing', async (field, value, error) => {
     const { session, catalogId, productId, read } = await setup();
     const before = await read();
@@ -260,21 +268,28 @@ describe('writing order details', () => {
   it.each([
     ['contentUnit', 'st', 'contentUnit: a UN/ECE Recommendation 20 code such as C62 or MTR'],
     ['contentPerUnit', '0', 'contentPerUnit: must be greater than 0'],
-    ['quantityMin', '-5', 'quantityMin: "-5" is not a non-negative amount with at most 12 digits before and 20 after the separator, such as 12.50 or 12,50'],
+    [
+      'quantityMin',
+      '-5',
+      'quantityMin: "-5" is not a non-negative amount with at most 12 digits before and 20 after the separator, such as 12.50 or 12,50',
+    ],
     ['quantityInterval', '0', 'quantityInterval: must be greater than 0'],
-  ])('UpsertProducts with %s %j answers the item as an error naming it and changes nothing', async (field, value, error) => {
-    const { session, catalogId, read } = await setup();
-    const before = await read();
-    const res = await call('POST', '/api/Catalog/UpsertProducts', {
-      cookie: session.cookie,
-      headers: { Origin: 'http://pim.test' },
-      body: { departmentId: session.departmentId, catalogId, items: [{ sku: 'BOX', name: 'neu', [field]: value }] },
-    });
-    expect(res.status).toBe(200);
-    expect(res.json.counts).toEqual({ created: 0, updated: 0, unchanged: 0, error: 1 });
-    expect(res.json.items[0]).toMatchObject({ sku: 'BOX', status: 'error', field, error });
-    expect(await read()).toEqual(before);
-  });
+  ])(
+    'UpsertProducts with %s %j answers the item as an error naming it and changes nothing',
+    async (field, value, error) => {
+      const { session, catalogId, read } = await setup();
+      const before = await read();
+      const res = await call('POST', '/api/Catalog/UpsertProducts', {
+        cookie: session.cookie,
+        headers: { Origin: 'http://pim.test' },
+        body: { departmentId: session.departmentId, catalogId, items: [{ sku: 'BOX', name: 'neu', [field]: value }] },
+      });
+      expect(res.status).toBe(200);
+      expect(res.json.counts).toEqual({ created: 0, updated: 0, unchanged: 0, error: 1 });
+      expect(res.json.items[0]).toMatchObject({ sku: 'BOX', status: 'error', field, error });
+      expect(await read()).toEqual(before);
+    },
+  );
 
   it('UpsertProducts writes them and a second call with the same values changes nothing', async () => {
     const { session, catalogId } = await setup();

@@ -91,10 +91,7 @@ export const ProductDto = z.strictObject({
   price: z.string().trim().regex(DECIMAL, `price must be ${DECIMAL_RULE}`).transform(normaliseDecimal).nullish(),
   priceQuantity: z.int().min(1).nullish(),
   /** BMEcat's CONTENT_UNIT, NO_CU_PER_OU, QUANTITY_MIN and QUANTITY_INTERVAL (docs/data-model.md "Order details"). */
-  contentUnit: z
-    .string()
-    .regex(UNIT_CODE, 'must be a UN/ECE Recommendation 20 code such as C62')
-    .nullish(),
+  contentUnit: z.string().regex(UNIT_CODE, 'must be a UN/ECE Recommendation 20 code such as C62').nullish(),
   contentPerUnit: positiveDecimalIn,
   quantityMin: positiveDecimalIn,
   quantityInterval: positiveDecimalIn,

@@ -99,7 +99,9 @@ function orderDetailsRecord(p: RecordNode['product']) {
   const set = Object.entries({ contentUnit, contentPerUnit, quantityMin, quantityInterval }).filter(
     ([, v]) => v !== null && v !== undefined,
   );
-  return Object.fromEntries(set) as Partial<Pick<RecordNode['product'], 'contentUnit' | 'contentPerUnit' | 'quantityMin' | 'quantityInterval'>>;
+  return Object.fromEntries(set) as Partial<
+    Pick<RecordNode['product'], 'contentUnit' | 'contentPerUnit' | 'quantityMin' | 'quantityInterval'>
+  >;
 }
 
 /** What the sync connector receives for one product or variant. */

@@ -58,9 +58,9 @@ describe('product form', () => {
         { requireSku: true },
       ),
     ).toEqual({});
-    expect(productPayload({ contentUnit: ' C62 ', contentPerUnit: '6', quantityMin: '2,5', quantityInterval: '' })).toEqual(
-      { contentUnit: 'C62', contentPerUnit: '6', quantityMin: '2.5', quantityInterval: null },
-    );
+    expect(
+      productPayload({ contentUnit: ' C62 ', contentPerUnit: '6', quantityMin: '2,5', quantityInterval: '' }),
+    ).toEqual({ contentUnit: 'C62', contentPerUnit: '6', quantityMin: '2.5', quantityInterval: null });
   });
   it('sends cleared inputs as null and numbers as numbers', () => {
     expect(

@@ -99,7 +99,8 @@ export function mimeInfo(options: {
 }
 
 /** A stored decimal as an xsd:integer (`10.00` as `10`), or null when it has a fraction. */
-const wholeNumber = (stored: string): string | null => (/^\d+(\.0*)?$/.test(stored) ? stored.replace(/\..*$/, '') : null);
+const wholeNumber = (stored: string): string | null =>
+  /^\d+(\.0*)?$/.test(stored) ? stored.replace(/\..*$/, '') : null;
 
 /**
  * ARTICLE_ORDER_DETAILS / PRODUCT_ORDER_DETAILS in the XSD's order: ORDER_UNIT, CONTENT_UNIT,

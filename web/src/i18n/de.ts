@@ -193,7 +193,8 @@ export const de = {
   'field.contentPerUnit': 'Inhalt je Bestelleinheit',
   'field.quantityMin': 'Mindestbestellmenge',
   'field.quantityInterval': 'Bestellintervall',
-  'hint.contentUnit': 'UN/ECE-Code des Inhalts einer Bestelleinheit, z. B. C62 im Karton zu 6; leer: die Bestelleinheit',
+  'hint.contentUnit':
+    'UN/ECE-Code des Inhalts einer Bestelleinheit, z. B. C62 im Karton zu 6; leer: die Bestelleinheit',
   'field.keywords': 'Suchbegriffe',
   'field.description': 'Beschreibung',
   'field.updatedAt': 'Geändert',
