@@ -109,7 +109,7 @@ function quantity(value: string | null, name: string, view: ProductView, w: Expo
  * (a BOX of 6 C62), written when it has either; a content unit the schema does not list is left
  * out, reported.
  */
-function useUnitOf(view: ProductView, unit: string, w: ExportWarnings): Json {
+function contentOf(view: ProductView, unit: string, w: ExportWarnings): Json {
   if (view.contentUnit === null && view.contentPerUnit === null) return {};
   let use = view.contentUnit ?? unit;
   if (!XCHANGE_UNITS.has(use)) {
@@ -146,7 +146,7 @@ export function tradeItem(plan: XChangePlan, view: ProductView, descriptions: Js
       OrderUnit: unit,
       MinimumOrderQuantity: quantity(view.quantityMin, 'MinimumOrderQuantity', view, w),
       OrderStepSize: quantity(view.quantityInterval, 'OrderStepSize', view, w),
-      ...useUnitOf(view, unit, w),
+      ...contentOf(view, unit, w),
       StandardOrderLeadTime: view.deliveryTimeDays ?? undefined,
     },
     Pricing: pricing(plan, view, unit, w),
