@@ -239,6 +239,42 @@ describe('writing order details', () => {
     expect(orderFields(await read())).toEqual(orderFields(res.json));
   });
 
+  it('a change is in the history and a restore brings the earlier values back', async () => {
+    const { session, catalogId, productId, read } = await setup();
+    const post = (path: string, body: Record<string, unknown>) =>
+      call('POST', path, { cookie: session.cookie, headers: { Origin: 'http://pim.test' }, body });
+    const history = async () =>
+      (await call('GET', `/api/Catalog/GetHistory?elementId=${productId}`, { cookie: session.cookie })).json.items;
+    const [created] = await history();
+    const update = await post('/api/Catalog/UpdateProduct', {
+      departmentId: session.departmentId,
+      catalogId,
+      productId,
+      contentUnit: 'MTR',
+      quantityMin: '20',
+    });
+    expect(update.status).toBe(200);
+    const [changed] = await history();
+    expect(changed.changes).toEqual([
+      { path: 'contentUnit', before: 'C62', after: 'MTR' },
+      { path: 'quantityMin', before: '10', after: '20' },
+    ]);
+    const restored = await post('/api/Catalog/RestoreVersion', {
+      departmentId: session.departmentId,
+      elementId: productId,
+      versionId: created.versionId,
+    });
+    expect(restored.status).toBe(200);
+    expect(orderFields(await read())).toEqual({
+      unit: 'BX',
+      contentUnit: 'C62',
+      contentPerUnit: '6',
+      priceQuantity: null,
+      quantityMin: '10',
+      quantityInterval: '5',
+    });
+  });
+
   it.each([
     ['contentUnit', 'Stück', 'contentUnit: must be a UN/ECE Recommendation 20 code such as C62'],
     ['contentPerUnit', '0', 'contentPerUnit: must be greater than 0'],
