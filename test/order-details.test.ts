@@ -166,6 +166,11 @@ describe('BMEcat order details', () => {
       ],
       ['PLAIN', { OrderUnit: 'C62', MinimumOrderQuantity: '1', OrderStepSize: '1' }],
     ]);
+    // A product without them writes BMEcat's defaults, as before migration 0091.
+    const bmecat = await exportedFile(session.tenant, catalogId, 'BMEcat');
+    expect(bmecat.text).toContain(
+      '<PRODUCT_ORDER_DETAILS>\n<ORDER_UNIT>C62</ORDER_UNIT>\n<CONTENT_UNIT>C62</CONTENT_UNIT>\n<NO_CU_PER_OU>1</NO_CU_PER_OU>\n</PRODUCT_ORDER_DETAILS>',
+    );
     const { catalogId: target } = await makeCatalog(session.tenant, { name: 'xChange Ziel' });
     const { jobId, job } = await importTextToEnd(session.tenant, target, exported.text);
     expect(job.summary).toMatchObject({ created: 2, rejected: 0 });
@@ -188,17 +193,6 @@ describe('BMEcat order details', () => {
         quantityInterval: null,
       },
     });
-  });
-
-  it('a product without them writes the order unit once per content unit, as before', async () => {
-    const session = await makeSession();
-    const { catalogId } = await makeCatalog(session.tenant, { name: 'Ohne' });
-    await makeProduct(session.tenant, catalogId, { sku: 'PLAIN', unit: 'C62', priceQuantity: 1 });
-    const exported = await exportedFile(session.tenant, catalogId, 'BMEcat');
-    expect(exported.text).toContain(
-      '<PRODUCT_ORDER_DETAILS>\n<ORDER_UNIT>C62</ORDER_UNIT>\n<CONTENT_UNIT>C62</CONTENT_UNIT>\n<NO_CU_PER_OU>1</NO_CU_PER_OU>\n' +
-        '<PRICE_QUANTITY>1</PRICE_QUANTITY>\n</PRODUCT_ORDER_DETAILS>',
-    );
   });
 });
 
