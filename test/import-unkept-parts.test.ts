@@ -1,34 +1,39 @@
 import { describe, expect, it } from 'vitest';
-import { article, file } from './fixtures/bmecat-variants';
+import { eq } from 'drizzle-orm';
+import { products } from '../src/db/schema';
+import { file, product } from './fixtures/bmecat-variants';
 import { exportedText } from './helpers/export-fixtures';
-import { makeCatalog, makeSession } from './helpers/factories';
+import { db, makeCatalog, makeSession } from './helpers/factories';
 import { importTextToEnd, reportRows } from './helpers/import-fixtures';
 
-const order = (parts: string) => `<ARTICLE_ORDER_DETAILS>${parts}</ARTICLE_ORDER_DETAILS>`;
+const order = (parts: string) => `<PRODUCT_ORDER_DETAILS>${parts}</PRODUCT_ORDER_DETAILS>`;
 
 /**
  * Issue 32 (audit of the supplier samples): a supplier's content unit, units per order unit,
- * minimum order quantity and interval have no place on a product; they were dropped without a
- * word (olivere's 1.2 file: a BOX of 6 PCE; SAP PSX's: at least 10 in steps of 5), and every
- * export said one order unit per content unit. The import now names them in its report.
+ * minimum order quantity and interval are a product's fields since migration 0091
+ * (test/order-details.test.ts); what BMEcat 2005's ORDER_DETAILS still carries beyond them
+ * (QUANTITY_MAX, PACKING_UNITS) has no place and is named in the report.
  */
 describe('ORDER_DETAILS a product has no place for', () => {
-  it('are reported with the product kept, and a file that says only what the product holds is not', async () => {
+  it('are reported with the product and its order details kept, and a file without them is not', async () => {
     const session = await makeSession();
     const { catalogId } = await makeCatalog(session.tenant, { name: 'Bestelldaten' });
+    const packing =
+      '<PACKING_UNITS><PACKING_UNIT><QUANTITY_MIN>1</QUANTITY_MIN><QUANTITY_MAX>1</QUANTITY_MAX>' +
+      '<PACKING_UNIT_CODE>BX</PACKING_UNIT_CODE></PACKING_UNIT></PACKING_UNITS>';
     const text = file({
-      root: 'version="1.2"',
+      root: 'version="2005"',
       records: [
-        article(
+        product(
           'BOX-6',
           'Karton',
           order(
-            '<ORDER_UNIT>BOX</ORDER_UNIT><CONTENT_UNIT>PCE</CONTENT_UNIT><NO_CU_PER_OU>6</NO_CU_PER_OU>' +
-              '<PRICE_QUANTITY>1</PRICE_QUANTITY><QUANTITY_MIN>10</QUANTITY_MIN><QUANTITY_INTERVAL>5</QUANTITY_INTERVAL>',
+            '<ORDER_UNIT>BX</ORDER_UNIT><CONTENT_UNIT>C62</CONTENT_UNIT><NO_CU_PER_OU>6</NO_CU_PER_OU>' +
+              `<QUANTITY_MIN>10</QUANTITY_MIN><QUANTITY_INTERVAL>5</QUANTITY_INTERVAL><QUANTITY_MAX>600</QUANTITY_MAX>${packing}`,
           ),
         ),
-        // PCE is the supplier's spelling of C62: the same unit, one per order unit, minimum 1.
-        article(
+        // BMEcat's defaults (the same unit in the supplier's spelling, 1s) say nothing and store nothing.
+        product(
           'PCE-1',
           'Stück',
           order(
@@ -39,24 +44,28 @@ describe('ORDER_DETAILS a product has no place for', () => {
       ],
     });
     const { jobId, job } = await importTextToEnd(session.tenant, catalogId, text, { fileName: 'order.xml' });
-    expect(job.summary).toMatchObject({
-      created: 2,
-      rejected: 0,
-      'warnings.order_details_not_kept': 1,
-      'warnings.unit_alias': 1,
-    });
+    expect(job.summary).toMatchObject({ created: 2, rejected: 0, warnings: 1, 'warnings.order_details_not_kept': 1 });
     expect((await reportRows(jobId)).filter((r) => r[5] === 'order_details_not_kept')).toEqual([
       [
         '1',
         'warning',
         'BOX-6',
-        expect.stringMatching(/^line \d+: \/BMECAT\/T_NEW_CATALOG\/ARTICLE\/ARTICLE_ORDER_DETAILS$/),
-        'CONTENT_UNIT PCE, NO_CU_PER_OU 6, QUANTITY_MIN 10, QUANTITY_INTERVAL 5 not kept: a product has one order unit and price quantity (the exports write CONTENT_UNIT = ORDER_UNIT, NO_CU_PER_OU 1)',
+        expect.stringMatching(/^line \d+: \/BMECAT\/T_NEW_CATALOG\/PRODUCT\/PRODUCT_ORDER_DETAILS$/),
+        'QUANTITY_MAX, PACKING_UNITS not kept: a product has an order unit, content unit and count, price quantity, minimum and interval',
         'order_details_not_kept',
       ],
     ]);
+    const stored = await db().query.products.findMany({ where: eq(products.catalogId, catalogId) });
+    expect(
+      stored
+        .map((p) => [p.sku, p.unit, p.contentUnit, p.contentPerUnit, p.quantityMin, p.quantityInterval])
+        .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    ).toEqual([
+      ['BOX-6', 'BX', 'C62', '6', '10', '5'],
+      ['PCE-1', 'C62', null, null, null, null],
+    ]);
 
-    // Our own export says only what the product holds: it reads back without the warning.
+    // Our own export says only what the products hold: it reads back without the warning.
     const exported = await exportedText(session.tenant, catalogId, 'BMEcat');
     const { catalogId: again } = await makeCatalog(session.tenant, { name: 'Bestelldaten 2' });
     const second = await importTextToEnd(session.tenant, again, exported, { fileName: 'again.xml' });
@@ -170,10 +179,13 @@ describe('xChange parts a product has no field for', () => {
         'warning',
         'UK-1',
         '$.Supplier[0].Product[0]',
-        'Legislation, BrandDetails, ProductMarketingText, ProductPageUrl, PackagingUnit, DiscountGroupId, MinimumOrderQuantity 10 not kept: a product has no field for them',
+        'Legislation, BrandDetails, ProductMarketingText, ProductPageUrl, PackagingUnit, DiscountGroupId not kept: a product has no field for them',
         'details_not_kept',
       ],
     ]);
+    // MinimumOrderQuantity is the product's minimum since migration 0091 (OrderStepSize 1 is xChange's default).
+    const [stored] = await db().query.products.findMany({ where: eq(products.catalogId, catalogId) });
+    expect([stored!.quantityMin, stored!.quantityInterval]).toEqual(['10', null]);
     const exported = await exportedText(session.tenant, catalogId, 'ETIMxChange');
     const { catalogId: again } = await makeCatalog(session.tenant, { name: 'xChange Teile 2' });
     const second = await importTextToEnd(session.tenant, again, exported);

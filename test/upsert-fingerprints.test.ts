@@ -100,6 +100,21 @@ describe('fingerprints computed from the records an upsert writes', () => {
     expect(master!.revision).toBe(11);
   });
 
+  it('cover the order details (migration 0091), and a product without them keeps the fingerprint it had', async () => {
+    const { upsert, check } = await setup();
+    const plain = await upsert([{ sku: 'OD-1', name: 'Karton', unit: 'BX' }]);
+    await check();
+    const before = await db().query.products.findFirst({ where: eq(products.id, plain.items[0].productId) });
+    await upsert([{ sku: 'OD-1', contentUnit: 'C62', contentPerUnit: '6', quantityMin: '10', quantityInterval: '5' }]);
+    await check();
+    const set = await db().query.products.findFirst({ where: eq(products.id, plain.items[0].productId) });
+    expect(set!.fingerprint).not.toBe(before!.fingerprint);
+    await upsert([{ sku: 'OD-1', contentUnit: null, contentPerUnit: null, quantityMin: null, quantityInterval: null }]);
+    await check();
+    const cleared = await db().query.products.findFirst({ where: eq(products.id, plain.items[0].productId) });
+    expect(cleared!.fingerprint).toBe(before!.fingerprint);
+  });
+
   it('cover the class version and DYNAMIC date a record gives (issue 32), as refreshFingerprints does', async () => {
     const { upsert, check } = await setup();
     const versioned = (classVersion: number) => ({

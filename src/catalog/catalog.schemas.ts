@@ -5,7 +5,15 @@ import { commaList, ProductFilter } from './product-filter';
 import { ATTRIBUTE_CODE } from './attribute-code';
 import { PRODUCT_STATUSES } from '../kernel/product-status';
 import { PriceOutSchema } from '../model/price-list';
-import { CURRENCY_CODE, DECIMAL, DECIMAL_RULE, LANGUAGE_CODE, normaliseDecimal, UNIT_CODE } from '../kernel/code-rules';
+import {
+  CURRENCY_CODE,
+  DECIMAL,
+  DECIMAL_RULE,
+  LANGUAGE_CODE,
+  normaliseDecimal,
+  positiveAmount,
+  UNIT_CODE,
+} from '../kernel/code-rules';
 import { featureBlockOut } from '../model/feature-block-types';
 import { LanguageQuery, LocalizedOut } from './translations/read-language';
 import { MediaAttachmentDto } from '../media/media';
@@ -55,6 +63,15 @@ export const TranslationsInput = z.record(
   z.record(z.string().max(120), z.string().max(32000).nullable()),
 );
 
+/** A positive amount kept as written (the decimal rule of prices, above 0), as a JSON string. */
+const positiveDecimalIn = z
+  .string()
+  .trim()
+  .regex(DECIMAL, `must be ${DECIMAL_RULE}`)
+  .transform(normaliseDecimal)
+  .refine((v) => positiveAmount(v) === null, 'must be greater than 0')
+  .nullish();
+
 export const ProductDto = z.strictObject({
   departmentId: z.uuid(),
   catalogId: z.uuid(),
@@ -73,6 +90,11 @@ export const ProductDto = z.strictObject({
   unit: z.string().regex(UNIT_CODE, 'unit must be a UN/ECE Recommendation 20 code such as C62').nullish(),
   price: z.string().trim().regex(DECIMAL, `price must be ${DECIMAL_RULE}`).transform(normaliseDecimal).nullish(),
   priceQuantity: z.int().min(1).nullish(),
+  /** BMEcat's CONTENT_UNIT, NO_CU_PER_OU, QUANTITY_MIN and QUANTITY_INTERVAL (docs/data-model.md "Order details"). */
+  contentUnit: z.string().regex(UNIT_CODE, 'must be a UN/ECE Recommendation 20 code such as C62').nullish(),
+  contentPerUnit: positiveDecimalIn,
+  quantityMin: positiveDecimalIn,
+  quantityInterval: positiveDecimalIn,
   keywords: optionalText(1000),
   deliveryTimeDays: z.int().min(0).nullish(),
   status: z.enum(PRODUCT_STATUSES).nullish(),
@@ -106,6 +128,10 @@ export const ProductOut = z.object({
   unit: z.string().nullable(),
   price: z.string().nullable(),
   priceQuantity: z.number().int().nullable(),
+  contentUnit: z.string().nullable(),
+  contentPerUnit: z.string().nullable(),
+  quantityMin: z.string().nullable(),
+  quantityInterval: z.string().nullable(),
   keywords: z.string().nullable(),
   deliveryTimeDays: z.number().int().nullable(),
   status: z.enum(PRODUCT_STATUSES),

@@ -462,6 +462,15 @@ export const products = sqliteTable(
     /** Net list price as a decimal string, never a float. */
     price: text('price'),
     priceQuantity: integer('price_quantity'),
+    /**
+     * BMEcat's order details beyond ORDER_UNIT and PRICE_QUANTITY (migration 0091): CONTENT_UNIT
+     * (a UN/ECE Recommendation 20 code, as `unit`), NO_CU_PER_OU, QUANTITY_MIN and
+     * QUANTITY_INTERVAL, the three quantities positive decimals as written (text, as `price`).
+     */
+    contentUnit: text('content_unit'),
+    contentPerUnit: text('content_per_unit'),
+    quantityMin: text('quantity_min'),
+    quantityInterval: text('quantity_interval'),
     keywords: text('keywords'),
     deliveryTimeDays: integer('delivery_time_days'),
     status: text('status', { enum: PRODUCT_STATUSES }).notNull().default(DEFAULT_PRODUCT_STATUS),

@@ -15,6 +15,13 @@ export const UNIT_CODE = /^[A-Z0-9]{2,3}$/;
 /** The decimal rule of amounts has its own module (the sync wire protocol shares it). */
 export { DECIMAL, DECIMAL_RULE, normaliseDecimal } from './decimal';
 
+/**
+ * What is wrong with a stored decimal (normaliseDecimal) that must be above zero (a product's
+ * content per order unit, minimum and interval: 0 would make the order impossible), or null.
+ */
+export const positiveAmount = (stored: string): string | null =>
+  /[1-9]/.test(stored) ? null : 'must be greater than 0';
+
 /** What is wrong with a GTIN (8, 12, 13 or 14 digits, GS1 check digit last), or null. */
 export function gtinProblem(value: string): 'digits' | 'checkDigit' | null {
   if (!/^(\d{8}|\d{12}|\d{13}|\d{14})$/.test(value)) return 'digits';

@@ -64,6 +64,8 @@ export function parseValue(field: string, raw: string, rule: ValueRule): ParsedV
       const text = raw.trim();
       if (!DECIMAL.test(text)) throw badRequest(`${field}: "${raw}" is not ${DECIMAL_RULE}`);
       const normalised = normaliseDecimal(text);
+      const problem = rule.check?.(normalised);
+      if (problem) throw badRequest(`${field}: ${problem}`);
       return { value: normalised, number: Number(normalised), numberTo: null };
     }
     case 'boolean': {

@@ -1,7 +1,7 @@
 import type { ElementKind } from '../db/scope';
 import { checkGtin, type ValueRule } from '../kernel/value-types';
 import { PRODUCT_STATUSES } from '../kernel/product-status';
-import { CURRENCY_CODE, LANGUAGE_CODE, UNIT_CODE } from '../kernel/code-rules';
+import { CURRENCY_CODE, LANGUAGE_CODE, positiveAmount, UNIT_CODE } from '../kernel/code-rules';
 
 /** A built-in field: its column (drizzle property name), rule, and whether it may be cleared. */
 interface BuiltInField {
@@ -41,6 +41,9 @@ const categoryFields: Record<string, BuiltInField> = {
   sortOrder: { column: 'sortOrder', rule: { type: 'integer' }, required: true },
 };
 
+const unitCheck = (v: string) => (UNIT_CODE.test(v) ? null : 'a UN/ECE Recommendation 20 code such as C62 or MTR');
+const positiveDecimal: ValueRule = { type: 'decimal', check: positiveAmount };
+
 const productFields: Record<string, BuiltInField> = {
   name: { column: 'name', rule: text(250) },
   description: { column: 'description', rule: text(32000) },
@@ -51,12 +54,17 @@ const productFields: Record<string, BuiltInField> = {
   gtin: { column: 'gtin', rule: text(14, checkGtin) },
   manufacturerName: { column: 'manufacturerName', rule: text(250) },
   manufacturerPid: { column: 'manufacturerPid', rule: text(64) },
-  unit: {
-    column: 'unit',
-    rule: text(3, (v) => (UNIT_CODE.test(v) ? null : 'a UN/ECE Recommendation 20 code such as C62 or MTR')),
-  },
+  unit: { column: 'unit', rule: text(3, unitCheck) },
   price: { column: 'price', rule: { type: 'decimal' } },
   priceQuantity: { column: 'priceQuantity', rule: { type: 'integer', min: 1 } },
+  /** BMEcat's CONTENT_UNIT: what one order unit holds (a BOX of 6 PCE), the same code rule as `unit`. */
+  contentUnit: { column: 'contentUnit', rule: text(3, unitCheck) },
+  /** NO_CU_PER_OU: content units per order unit, a positive decimal as written (BMEcat's dtNUMBER). */
+  contentPerUnit: { column: 'contentPerUnit', rule: positiveDecimal },
+  /** QUANTITY_MIN: the least a customer orders, in order units (BMEcat 2005's dtFLOAT, 1.2's dtINTEGER). */
+  quantityMin: { column: 'quantityMin', rule: positiveDecimal },
+  /** QUANTITY_INTERVAL: the step above the minimum, in order units. */
+  quantityInterval: { column: 'quantityInterval', rule: positiveDecimal },
   keywords: { column: 'keywords', rule: text(1000) },
   deliveryTimeDays: { column: 'deliveryTimeDays', rule: { type: 'integer', min: 0 } },
   status: { column: 'status', rule: { type: 'enum', enumValues: PRODUCT_STATUSES }, required: true },
@@ -76,6 +84,10 @@ export const PRODUCT_DATA_FIELDS = [
   'unit',
   'price',
   'priceQuantity',
+  'contentUnit',
+  'contentPerUnit',
+  'quantityMin',
+  'quantityInterval',
   'keywords',
   'deliveryTimeDays',
 ] as const satisfies readonly (keyof typeof productFields)[];

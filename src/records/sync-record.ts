@@ -30,6 +30,10 @@ export interface RecordNode {
     | 'unit'
     | 'price'
     | 'priceQuantity'
+    | 'contentUnit'
+    | 'contentPerUnit'
+    | 'quantityMin'
+    | 'quantityInterval'
     | 'keywords'
     | 'deliveryTimeDays'
     | 'status'
@@ -89,6 +93,17 @@ export interface RecordAggregate extends RecordNode {
   publishedLanguages: readonly string[];
 }
 
+/** A node's content unit, count, minimum and interval that are set (null ones left out). */
+function orderDetailsRecord(p: RecordNode['product']) {
+  const { contentUnit, contentPerUnit, quantityMin, quantityInterval } = p;
+  const set = Object.entries({ contentUnit, contentPerUnit, quantityMin, quantityInterval }).filter(
+    ([, v]) => v !== null && v !== undefined,
+  );
+  return Object.fromEntries(set) as Partial<
+    Pick<RecordNode['product'], 'contentUnit' | 'contentPerUnit' | 'quantityMin' | 'quantityInterval'>
+  >;
+}
+
 /** What the sync connector receives for one product or variant. */
 function nodeRecord(node: RecordNode, published: readonly string[]) {
   const p = node.product;
@@ -102,6 +117,9 @@ function nodeRecord(node: RecordNode, published: readonly string[]) {
     unit: p.unit,
     price: p.price,
     priceQuantity: p.priceQuantity,
+    // The order details only when the product has any (migration 0091), so the records (and
+    // fingerprints) of products without them stay as they were: no mass resend after the upgrade.
+    ...orderDetailsRecord(p),
     keywords: p.keywords,
     deliveryTimeDays: p.deliveryTimeDays,
     status: p.status,

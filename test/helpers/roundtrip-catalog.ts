@@ -102,6 +102,9 @@ export async function roundTripCatalog(tenant: Tenant, name: string) {
     sku: 'NYM-3x1.5',
     name: 'NYM-J 3x1,5',
     unit: 'MTR',
+    // Order details (issue 32): at least 100 m, in steps of 50 m; every format's round trip keeps them.
+    quantityMin: '100',
+    quantityInterval: '50',
     price: '0.89',
     status: 'draft',
     categoryIds: [cable.categoryId],

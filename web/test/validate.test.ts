@@ -40,6 +40,28 @@ describe('product form', () => {
       validateProduct({ sku: 'NYM-3x1.5', gtin: '4006381333931', price: '12,50', unit: 'MTR' }, { requireSku: true }),
     ).toEqual({});
   });
+  it('checks the order details like the API: a unit code, amounts above 0', () => {
+    expect(
+      validateProduct(
+        { sku: 'BOX', contentUnit: 'Stk', contentPerUnit: '0', quantityMin: '-2', quantityInterval: 'fünf' },
+        { requireSku: true },
+      ),
+    ).toEqual({
+      contentUnit: 'unit',
+      contentPerUnit: 'positiveAmount',
+      quantityMin: 'positiveAmount',
+      quantityInterval: 'positiveAmount',
+    });
+    expect(
+      validateProduct(
+        { sku: 'BOX', contentUnit: 'C62', contentPerUnit: '6', quantityMin: '2,5', quantityInterval: '0.5' },
+        { requireSku: true },
+      ),
+    ).toEqual({});
+    expect(
+      productPayload({ contentUnit: ' C62 ', contentPerUnit: '6', quantityMin: '2,5', quantityInterval: '' }),
+    ).toEqual({ contentUnit: 'C62', contentPerUnit: '6', quantityMin: '2.5', quantityInterval: null });
+  });
   it('sends cleared inputs as null and numbers as numbers', () => {
     expect(
       productPayload({ name: '', price: '12,50', priceQuantity: '10', deliveryTimeDays: '', sku: ' A-1 ' }),

@@ -78,7 +78,7 @@ function article(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
       ]),
       ...view.blocks.map(features),
       ...otherFeatureBlocks(view.otherBlocks, FORM_12, view.subject, w),
-      orderDetails('ARTICLE_ORDER_DETAILS', unit, view),
+      orderDetails('ARTICLE_ORDER_DETAILS', unit, view, { units: UNITS_2005, wholeQuantities: true }, w),
       price(plan, view, w),
       mime(view, w),
       udx2005(view.udx, plan.udxVerbatim, view.subject, w),

@@ -65,7 +65,7 @@ function product(form: BlockForm, plan: BmecatPlan, view: ProductView, w: Export
       productDetails2005(plan, view, w),
       ...view.blocks.map(features),
       ...otherFeatureBlocks(view.otherBlocks, form, view.subject, w),
-      orderDetails('PRODUCT_ORDER_DETAILS', unit, view),
+      orderDetails('PRODUCT_ORDER_DETAILS', unit, view, { units: UNITS_2005, wholeQuantities: false }, w),
       price(plan, view, w),
       mime(view, w, plan),
       udx2005(view.udx, plan.udxVerbatim, view.subject, w),

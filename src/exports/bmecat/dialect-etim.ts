@@ -132,7 +132,7 @@ function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
       textEl('SUPPLIER_PID', view.pid),
       productDetails2005(plan, view, w),
       featureBlocks(view, w),
-      orderDetails('PRODUCT_ORDER_DETAILS', unit, view),
+      orderDetails('PRODUCT_ORDER_DETAILS', unit, view, { units: UNITS_ETIM, wholeQuantities: false }, w),
       price(plan, view, w),
       el(
         'USER_DEFINED_EXTENSIONS',

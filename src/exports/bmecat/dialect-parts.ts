@@ -98,17 +98,44 @@ export function mimeInfo(options: {
   };
 }
 
-/** ARTICLE_ORDER_DETAILS / PRODUCT_ORDER_DETAILS: the order unit is also the content unit, one per order unit. */
+/** A stored decimal as an xsd:integer (`10.00` as `10`), or null when it has a fraction. */
+const wholeNumber = (stored: string): string | null =>
+  /^\d+(\.0*)?$/.test(stored) ? stored.replace(/\..*$/, '') : null;
+
+/**
+ * ARTICLE_ORDER_DETAILS / PRODUCT_ORDER_DETAILS in the XSD's order: ORDER_UNIT, CONTENT_UNIT,
+ * NO_CU_PER_OU, PRICE_QUANTITY, QUANTITY_MIN, QUANTITY_INTERVAL. A product without a content
+ * unit or count writes the order unit and 1 (BMEcat's defaults, which the import reads back as
+ * "not set"); the minimum and interval are written when the product has them (absent, the XSD's
+ * default is 1). A content unit
+ * the dialect's list lacks is written as the order unit, and BMEcat 1.2's QUANTITY_MIN and
+ * QUANTITY_INTERVAL are xsd:integer: a fraction is left out. Both are reported.
+ */
 export function orderDetails(
   element: 'ARTICLE_ORDER_DETAILS' | 'PRODUCT_ORDER_DETAILS',
-  unit: string | null,
+  unit: string,
   view: ProductView,
+  options: { units: ReadonlySet<string>; wholeQuantities: boolean },
+  w: ExportWarnings,
 ): string {
+  let content = view.contentUnit ?? unit;
+  if (!options.units.has(content)) {
+    w.add(`content unit ${content} is not in the schema's unit list: written as the order unit`, view.subject);
+    content = unit;
+  }
+  const quantity = (name: string, value: string | null) => {
+    if (value === null || !options.wholeQuantities) return value;
+    const whole = wholeNumber(value);
+    if (whole === null) w.add(`${name} ${value} is not a whole number, as BMEcat 1.2 requires: left out`, view.subject);
+    return whole;
+  };
   return el(element, [
     textEl('ORDER_UNIT', unit),
-    textEl('CONTENT_UNIT', unit),
-    textEl('NO_CU_PER_OU', 1),
+    textEl('CONTENT_UNIT', content),
+    textEl('NO_CU_PER_OU', view.contentPerUnit ?? 1),
     textEl('PRICE_QUANTITY', view.priceQuantity),
+    textEl('QUANTITY_MIN', quantity('QUANTITY_MIN', view.quantityMin)),
+    textEl('QUANTITY_INTERVAL', quantity('QUANTITY_INTERVAL', view.quantityInterval)),
   ]);
 }
 

@@ -54,6 +54,11 @@ export interface ProductView {
   /** The currency `price` is in when its price-list row names one (an import's foreign currency), else null: the catalog's. */
   priceCurrency: string | null;
   priceQuantity: number | null;
+  /** Order details beyond the unit (docs/data-model.md "Order details"); null: BMEcat's default. */
+  contentUnit: string | null;
+  contentPerUnit: string | null;
+  quantityMin: string | null;
+  quantityInterval: string | null;
   keywords: string | null;
   deliveryTimeDays: number | null;
   status: ProductStatus;
@@ -156,6 +161,10 @@ function view(
         ? (m?.priceCurrency ?? null)
         : null,
     priceQuantity: pick(p.priceQuantity, m?.priceQuantity ?? null),
+    contentUnit: pick(p.contentUnit, m?.contentUnit ?? null),
+    contentPerUnit: pick(p.contentPerUnit, m?.contentPerUnit ?? null),
+    quantityMin: pick(p.quantityMin, m?.quantityMin ?? null),
+    quantityInterval: pick(p.quantityInterval, m?.quantityInterval ?? null),
     keywords: texts[0]!.keywords,
     deliveryTimeDays: pick(p.deliveryTimeDays, m?.deliveryTimeDays ?? null),
     status: p.status,

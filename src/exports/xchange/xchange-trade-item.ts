@@ -96,9 +96,33 @@ function relationType(r: ProductView['references'][number], view: ProductView, w
   return type ?? 'OTHER';
 }
 
+/** An order quantity with xChange's at most 4 decimals (rounded, reported); 1 when the product has none. */
+function quantity(value: string | null, name: string, view: ProductView, w: ExportWarnings): string {
+  if (value === null) return '1';
+  const rounded = roundDecimal(value, 4);
+  if (rounded !== value) w.add(`${name} ${value} rounded to ${rounded}: ETIM xChange has 4 decimals`, view.subject);
+  return rounded;
+}
+
+/**
+ * UseUnit and UseUnitConversionFactor: the product's content unit and content per order unit
+ * (a BOX of 6 C62), written when it has either; a content unit the schema does not list is left
+ * out, reported.
+ */
+function contentOf(view: ProductView, unit: string, w: ExportWarnings): Json {
+  if (view.contentUnit === null && view.contentPerUnit === null) return {};
+  let use = view.contentUnit ?? unit;
+  if (!XCHANGE_UNITS.has(use)) {
+    w.add(`content unit ${use} is not in the schema's unit list: UseUnit written as the order unit`, view.subject);
+    use = unit;
+  }
+  return { UseUnit: use, UseUnitConversionFactor: quantity(view.contentPerUnit, 'UseUnitConversionFactor', view, w) };
+}
+
 /**
  * The one TradeItem of a product: the SKU is the SupplierItemNumber, the order unit the
- * product's unit (C62 when the schema does not list it), ordered in steps of one. Its
+ * product's unit (C62 when the schema does not list it), its minimum, step and content
+ * (UseUnit) from the product's order details, 1 where it has none. Its
  * ItemDescriptions repeat the product's minimal description in each language it has one.
  */
 export function tradeItem(plan: XChangePlan, view: ProductView, descriptions: Json[], w: ExportWarnings): Json {
@@ -120,8 +144,9 @@ export function tradeItem(plan: XChangePlan, view: ProductView, descriptions: Js
     ItemRelations: view.references.some((r) => r.mpn === undefined) ? itemRelations(view, w) : undefined,
     Ordering: {
       OrderUnit: unit,
-      MinimumOrderQuantity: '1',
-      OrderStepSize: '1',
+      MinimumOrderQuantity: quantity(view.quantityMin, 'MinimumOrderQuantity', view, w),
+      OrderStepSize: quantity(view.quantityInterval, 'OrderStepSize', view, w),
+      ...contentOf(view, unit, w),
       StandardOrderLeadTime: view.deliveryTimeDays ?? undefined,
     },
     Pricing: pricing(plan, view, unit, w),

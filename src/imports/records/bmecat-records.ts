@@ -15,7 +15,8 @@ import { readEtimDynamic } from './bmecat-etim-dynamic';
 import { ETIM_DYNAMIC_UDX } from '../../model/class-version';
 import { textsByLanguage, type FileLanguages } from '../read/file-languages';
 import { detailsField } from '../../model/translation-store';
-import { detailsWarnings, orderDetailsWarnings } from './bmecat-unkept';
+import { detailsWarnings } from './bmecat-unkept';
+import { orderDetailsOf, orderDetailsWarnings } from './bmecat-order-details';
 
 export type { FileWarning, ProductAction };
 
@@ -347,6 +348,7 @@ export function productOf(
       status: statusOf(details),
       unit,
       priceQuantity: textOf(order, 'PRICE_QUANTITY'),
+      ...orderDetailsOf(order, unit),
       price,
     },
     media: mediaOf(node, languages),
@@ -358,7 +360,7 @@ export function productOf(
   for (const field of ['name', 'description', 'keywords'] as const)
     if (record.fields[field] === undefined) delete record.fields[field];
   detailsWarnings(details, warnings);
-  orderDetailsWarnings(order, unit, warnings);
+  orderDetailsWarnings(order, warnings);
   features(node, record, skipped, origins, warnings, languages, ownExport);
   record.prices = priceListOf(node, prices, warnings);
   return { ...base, record, problem: null };

@@ -23,6 +23,27 @@ export interface XChangeItem {
 
 const list = (v: unknown): Json[] => (Array.isArray(v) ? v.filter((x) => x && typeof x === 'object') : []);
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+
+/** A quantity other than 1 (xChange's default, what the export writes for "not set"), as text. */
+const quantity = (v: unknown): string | null => {
+  const text = typeof v === 'number' ? String(v) : str(v);
+  return text && Number(text.replace(',', '.')) !== 1 ? text : null;
+};
+
+/**
+ * A trade item's Ordering as a product's order details (docs/import.md "ETIM xChange"):
+ * MinimumOrderQuantity and OrderStepSize, UseUnit (when it is not the order unit) and
+ * UseUnitConversionFactor. Values of 1 and a UseUnit equal to the OrderUnit are "not set".
+ */
+function xchangeOrderDetails(ordering: Json, unit: string | null) {
+  const use = str(ordering.UseUnit);
+  return {
+    contentUnit: use && use !== unit ? use : null,
+    contentPerUnit: quantity(ordering.UseUnitConversionFactor),
+    quantityMin: quantity(ordering.MinimumOrderQuantity),
+    quantityInterval: quantity(ordering.OrderStepSize),
+  };
+}
 const warn = (warnings: FileWarning[], code: string, message: string, path: string) =>
   warnings.push({ code, message, line: 0, path });
 
@@ -174,6 +195,7 @@ export function xchangeItemsOf(
         : null,
       price: priced.price,
       priceQuantity: priced.priceQuantity,
+      ...xchangeOrderDetails(ordering, unit),
       status: PRODUCT_STATUS[String((item.ItemDetails ?? {}).ItemStatus ?? '')] ?? base.status,
     };
     // A field the file gives only in further languages leaves the default language's column alone.

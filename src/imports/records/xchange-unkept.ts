@@ -44,16 +44,16 @@ const ITEM_IDENTIFICATION = [
   'ItemObsolescenceDate',
 ];
 const ITEM_DETAILS = ['ItemCondition', 'StockItem'];
-/** Quantities a product holds only as 1 (the xChange export writes 1). */
-const ORDERING_ONE = ['MinimumOrderQuantity', 'OrderStepSize', 'UseUnitConversionFactor', 'SingleUseUnitQuantity'];
+/** Quantities a product holds only as 1 (the others are its order details: xchange-records.ts). */
+const ORDERING_ONE = ['SingleUseUnitQuantity'];
 
 /**
  * What one record of an xChange Product (the product and its trade item) carries that no field
  * of a product stores, named for a `details_not_kept` warning: legislation, LCA and
  * country-specific blocks, brand, customs and dates, the further description texts (counted over
- * the languages: `ProductMarketingText (2)`), logistics and packaging, discount groups, order
- * quantities other than 1 and a use unit other than the order unit (issue 32: the V2.0 sample's
- * were dropped unreported). What the service's own xChange export writes is never named, so its
+ * the languages: `ProductMarketingText (2)`), logistics and packaging, discount groups and a
+ * SingleUseUnitQuantity other than 1 (issue 32: the V2.0 sample's were dropped unreported; the
+ * minimum, step, use unit and its factor are a product's order details since migration 0091). What the service's own xChange export writes is never named, so its
  * file reads back without the warning.
  */
 export function xchangeUnkept(product: Json, item: Json | undefined): string[] {
@@ -75,7 +75,6 @@ export function xchangeUnkept(product: Json, item: Json | undefined): string[] {
     const ordering = objectOf(item.Ordering);
     for (const name of ORDERING_ONE)
       if (says(ordering[name]) && !isOne(ordering[name])) add(`${name} ${ordering[name]}`);
-    if (says(ordering.UseUnit) && ordering.UseUnit !== ordering.OrderUnit) add(`UseUnit ${ordering.UseUnit}`);
   }
   return [...named].map(([name, n]) => (n > 1 ? `${name} (${n})` : name));
 }

@@ -3,7 +3,15 @@
  * so the common mistakes are named next to the field at once. The API still checks everything; its
  * answer is shown where a rule here does not catch it.
  */
-import { CURRENCY_CODE, DECIMAL, gtinProblem, LANGUAGE_CODE, UNIT_CODE } from '../../../src/kernel/code-rules';
+import {
+  CURRENCY_CODE,
+  DECIMAL,
+  gtinProblem,
+  LANGUAGE_CODE,
+  normaliseDecimal,
+  positiveAmount,
+  UNIT_CODE,
+} from '../../../src/kernel/code-rules';
 
 type FieldProblem =
   | 'required'
@@ -14,6 +22,7 @@ type FieldProblem =
   | 'language'
   | 'currency'
   | 'wholeNumber'
+  | 'positiveAmount'
   | 'tooLong'
   | 'passwordShort'
   | 'passwordMismatch';
@@ -32,6 +41,10 @@ export interface ProductForm {
   price: string;
   unit: string;
   priceQuantity: string;
+  contentUnit: string;
+  contentPerUnit: string;
+  quantityMin: string;
+  quantityInterval: string;
   deliveryTimeDays: string;
   manufacturerName: string;
   manufacturerPid: string;
@@ -56,6 +69,12 @@ export function validateProduct(
   if (unit && !UNIT_CODE.test(unit)) p.unit = 'unit';
   if (form.priceQuantity?.trim() && !/^[1-9]\d*$/.test(form.priceQuantity.trim())) p.priceQuantity = 'wholeNumber';
   if (form.deliveryTimeDays?.trim() && !/^\d+$/.test(form.deliveryTimeDays.trim())) p.deliveryTimeDays = 'wholeNumber';
+  const contentUnit = form.contentUnit?.trim();
+  if (contentUnit && !UNIT_CODE.test(contentUnit)) p.contentUnit = 'unit';
+  for (const key of ['contentPerUnit', 'quantityMin', 'quantityInterval'] as const) {
+    const v = form[key]?.trim();
+    if (v && (!DECIMAL.test(v) || positiveAmount(normaliseDecimal(v)) !== null)) p[key] = 'positiveAmount';
+  }
   for (const key of Object.keys(p) as (keyof ProductForm)[]) if (p[key] === undefined) delete p[key];
   return p;
 }
@@ -99,6 +118,7 @@ export function productPayload(form: Partial<ProductForm>): Record<string, strin
     'name',
     'gtin',
     'unit',
+    'contentUnit',
     'manufacturerName',
     'manufacturerPid',
     'keywords',
@@ -110,6 +130,11 @@ export function productPayload(form: Partial<ProductForm>): Record<string, strin
   if (form.description !== undefined) out.description = form.description === '' ? null : form.description;
   const price = text(form.price);
   if (price !== undefined) out.price = price === null ? null : price.replace(',', '.');
+  // Amounts are sent as text, as written (a comma becomes the dot the API stores).
+  for (const key of ['contentPerUnit', 'quantityMin', 'quantityInterval'] as const) {
+    const v = text(form[key]);
+    if (v !== undefined) out[key] = v === null ? null : v.replace(',', '.');
+  }
   for (const key of ['priceQuantity', 'deliveryTimeDays'] as const) {
     const v = text(form[key]);
     if (v !== undefined) out[key] = v === null ? null : Number(v);

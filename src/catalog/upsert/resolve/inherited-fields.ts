@@ -10,6 +10,10 @@ const INHERITED_COLUMNS = [
   'manufacturerName',
   'unit',
   'priceQuantity',
+  'contentUnit',
+  'contentPerUnit',
+  'quantityMin',
+  'quantityInterval',
   'deliveryTimeDays',
 ] as const;
 

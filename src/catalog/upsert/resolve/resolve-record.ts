@@ -69,10 +69,15 @@ export function resolveRecord(cache: ReferenceCache, record: UpsertRecord, warn?
       continue;
     }
     let parsed: ParsedValue;
-    // Tolerant: an order unit as suppliers write it (Stück, PCE, Meter ...) becomes its Rec. 20 code.
-    const unit = key === 'unit' && warn ? orderUnit(raw) : null;
+    // Tolerant: an order or content unit as suppliers write it (Stück, PCE, Meter ...) becomes its
+    // Rec. 20 code. Only the order unit is kept when it is neither (a content unit is then invalid).
+    const unit = (key === 'unit' || key === 'contentUnit') && warn ? orderUnit(raw) : null;
     if (unit?.alias)
-      warn!(key, 'unit_alias', `order unit "${raw}" is not a UN/ECE Rec. 20 code: stored as ${unit.code}`);
+      warn!(
+        key,
+        'unit_alias',
+        `${key === 'unit' ? 'order' : 'content'} unit "${raw}" is not a UN/ECE Rec. 20 code: stored as ${unit.code}`,
+      );
     if (key === 'unit' && warn && !unit) {
       // Neither a code nor an alias (e.g. "Rolle 50 m"): kept as written, so nothing the supplier
       // said is lost; the exports write C62 for it with a warning (order-units.ts, KEPT_UNIT_MAX).
