@@ -1,5 +1,6 @@
 import { Component, type ReactNode } from 'react';
 import { useI18n } from '../i18n/i18n';
+import { allowScreenRetry } from '../lib/lazy-screen';
 
 /** What a screen shows when its code could not be loaded or it failed to render: words and a way on, not a blank page. */
 function ScreenFailed() {
@@ -34,7 +35,10 @@ export class ScreenBoundary extends Component<
   }
 
   static getDerivedStateFromProps(props: { pathname: string }, state: { failed: boolean; pathname: string }) {
-    return props.pathname === state.pathname ? null : { failed: false, pathname: props.pathname };
+    if (props.pathname === state.pathname) return null;
+    // a screen whose chunk did not arrive loads again when it is shown next (lazy-screen.ts)
+    if (state.failed) allowScreenRetry();
+    return { failed: false, pathname: props.pathname };
   }
 
   override render() {

@@ -50,6 +50,16 @@ export function screenModule<P extends object>(
   };
 }
 
+let retryGeneration = 0;
+
+/**
+ * A screen that failed to load may try again on its next render (ScreenBoundary calls it when the
+ * address changes after a failure: "another address tries again").
+ */
+export function allowScreenRetry(): void {
+  retryGeneration++;
+}
+
 /**
  * React.lazy for a screen whose chunk may already be there (boot.ts starts the one in the address
  * bar at once): rendered directly when it has arrived, through React.lazy (and the nearest
@@ -59,18 +69,19 @@ export function screenModule<P extends object>(
  * arriving and its first rows showing.
  */
 export function lazyScreen<P extends object>(screen: ScreenModule<P>): ComponentType<P> {
-  // React.lazy keeps a rejection for good: after a failed load the next render gets a fresh one.
-  const fresh = () =>
-    lazy(() =>
-      screen.load().catch((err: unknown) => {
-        Lazy = fresh();
-        throw err;
-      }),
-    );
-  let Lazy = fresh();
+  // React.lazy keeps a rejection for good: after `allowScreenRetry` the next render takes a fresh
+  // one. Not at once: React renders a failed tree again before showing the error boundary, and a
+  // fresh load there would suspend instead of failing, again after every failure.
+  let made = retryGeneration;
+  let Lazy = lazy(screen.load);
   // biome-ignore lint/correctness/noComponentHookFactories: a component factory like React.lazy, called once per screen at module level (App.tsx)
   return function Screen(props: P) {
     const module = screen.loaded();
-    return module ? createElement(module.default, props) : createElement(Lazy as ComponentType<P>, props);
+    if (module) return createElement(module.default, props);
+    if (made !== retryGeneration) {
+      made = retryGeneration;
+      Lazy = lazy(screen.load);
+    }
+    return createElement(Lazy as ComponentType<P>, props);
   };
 }
