@@ -30,7 +30,6 @@ const doc = (
 const SKU_TAKEN = 'The sku is already used in this catalog';
 const ProductQuery = z.strictObject({ productId: z.uuid(), ...LanguageQuery });
 
-/** `/api/Catalog/*` for products and variants. */
 /**
  * After a search's answer (GetProducts with `q`, REST and `/api/ai`), the index is tidied when
  * this isolate has not done so for a minute (`tidyIsDue`, docs/search.md "Index upkeep"): the
@@ -42,6 +41,7 @@ export function tidyAfterSearch<E extends { Variables: { db: Database } }>(c: Co
   afterAnswer(c, 'search_tidy_failed', () => tidySearchIndex(db, { budgetMs: SEARCH_BUDGET_MS }));
 }
 
+/** `/api/Catalog/*` for products and variants. */
 export const productRoutes = new Hono<AppEnv>()
   .post(
     '/AddProduct',
