@@ -204,16 +204,7 @@ describe('the unit of a value kept as text, through history and RestoreVersion',
     ]);
     const set = await t.post('Catalog/SetValue', { elementId: id, field: 'EF000008', value: '230' });
     expect(set.status, set.text).toBe(200);
-    const versions = await t.history(id);
-    expect(versions[0]!.changes).toEqual([
-      { path: 'classification.feature.ETIM.EF000008', before: 'zweihundert', after: '230' },
-      { path: 'classification.featureUnit.ETIM.EF000008', before: 'VLT', after: null },
-    ]);
-    const restored = await t.restore(id, versions[1]!.versionId);
-    expect(restored.status, restored.text).toBe(200);
-    expect(await t.featureRows(id)).toEqual([
-      { code: 'EF000008', value: 'zweihundert', unit: 'VLT', unverified: true },
-    ]);
+    await expectUnitGoneThenRestored(t, id);
   });
 
   it('SetValue after lost races (its version built in SQL) records the kept unit going too; only what changes', async () => {
@@ -258,16 +249,7 @@ describe('the unit of a value kept as text, through history and RestoreVersion',
       ]);
     };
     await contendedWrite('230');
-    const versions = await t.history(id);
-    expect(versions[0]!.changes).toEqual([
-      { path: 'classification.feature.ETIM.EF000008', before: 'zweihundert', after: '230' },
-      { path: 'classification.featureUnit.ETIM.EF000008', before: 'VLT', after: null },
-    ]);
-    const restored = await t.restore(id, versions[1]!.versionId);
-    expect(restored.status, restored.text).toBe(200);
-    expect(await t.featureRows(id)).toEqual([
-      { code: 'EF000008', value: 'zweihundert', unit: 'VLT', unverified: true },
-    ]);
+    await expectUnitGoneThenRestored(t, id);
     // A value kept as text "230": writing 230 verifies it, the value's path unchanged, the unit's going.
     await t.importText(refusedFile('230 Volt'));
     const [link] = await db()
@@ -321,3 +303,18 @@ describe('the unit of a value kept as text, through history and RestoreVersion',
     expect(await t.history(id)).toHaveLength(count);
   });
 });
+
+/**
+ * The last version wrote 230 over the kept "zweihundert" (unit VLT): it records the value and the
+ * unit going, and restoring the version before brings both back, unverified.
+ */
+async function expectUnitGoneThenRestored(t: Awaited<ReturnType<typeof setup>>, id: string) {
+  const versions = await t.history(id);
+  expect(versions[0]!.changes).toEqual([
+    { path: 'classification.feature.ETIM.EF000008', before: 'zweihundert', after: '230' },
+    { path: 'classification.featureUnit.ETIM.EF000008', before: 'VLT', after: null },
+  ]);
+  const restored = await t.restore(id, versions[1]!.versionId);
+  expect(restored.status, restored.text).toBe(200);
+  expect(await t.featureRows(id)).toEqual([{ code: 'EF000008', value: 'zweihundert', unit: 'VLT', unverified: true }]);
+}
