@@ -20,6 +20,7 @@ import {
   ProductCompletenessOut,
 } from './completeness-read';
 import { CompletenessTrendOut, getCompletenessTrend, TrendQuery } from './completeness-trend';
+import { countScopeDayAfter } from './trend-after';
 import { IncompleteOut, IncompleteQuery, listIncompleteProducts } from './incomplete-products';
 
 const ChannelIdDto = z.strictObject({ channelId: z.uuid() });
@@ -62,13 +63,17 @@ export const channelRoutes = new Hono<AppEnv>()
     describeOperation({
       tag: 'Catalog',
       summary:
-        "How completeness moved: per channel and language one point per day of the last `days` (default 30): masters scored, complete, mean score. A member limited to category subtrees sees their products' series from the day their scope was first counted; one whose scope names catalogs, today's point only",
+        "How completeness moved: per channel and language one point per day of the last `days` (default 30): masters scored, complete, mean score. A member limited by a scope sees their products' series from the day their scope was first counted (one whose scope names catalogs: counted once a day)",
       response: CompletenessTrendOut,
       security: 'cookie',
       references: ['channel'],
     }),
     validate('query', TrendQuery),
-    async (c) => c.json(await getCompletenessTrend(c.var.db, c.var.caller, c.req.valid('query'))),
+    async (c) => {
+      const trend = await getCompletenessTrend(c.var.db, c.var.caller, c.req.valid('query'));
+      countScopeDayAfter(c, c.var.caller);
+      return c.json(trend);
+    },
   )
   .get(
     '/GetIncompleteProducts',
