@@ -40,7 +40,7 @@ import {
 import { IncompleteOut, IncompleteQuery, listIncompleteProducts } from '../completeness/incomplete-products';
 import { getProductCompleteness, ProductCompletenessOut } from '../completeness/completeness-read';
 import { CompletenessTrendOut, getCompletenessTrend, TrendQuery } from '../completeness/completeness-trend';
-import { countScopeDayAfter } from '../completeness/trend-after';
+import { countScopeDayAfter } from '../completeness/channel.routes';
 import { z } from 'zod';
 import { aiProductRoutes } from './ai-product.routes';
 import { aiReviewRoutes } from './ai-review.routes';
