@@ -34,12 +34,13 @@ export async function scheduled(controller: ScheduledController, env: Bindings):
       await pruneCatalogScopeDaily(db);
       await pruneAllDeliveries(db);
     }
-    // the day rows of members' scopes naming catalogs: a few scopes counted per tick, each once a day
-    await keepCatalogScopeDays(directory, db, cell);
     await runDueSyncs({ db, queue: env.JOB_QUEUE, publicBaseUrl: env.PUBLIC_BASE_URL }, now);
     // the search index's segments merged a few seconds' worth per tick (docs/search.md "Index upkeep")
     await tidySearchIndex(db);
     // webhook dispatchers of companies with an enabled endpoint run again after a deploy or a lost alarm
     await pokeActiveDispatchers(env.WEBHOOK_DISPATCHER, db);
+    // the day rows of members' scopes naming catalogs: a few scopes counted per tick, each once a
+    // day, after the other upkeep (a count is the heaviest step)
+    await keepCatalogScopeDays(directory, db, cell);
   }
 }

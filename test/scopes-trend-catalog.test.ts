@@ -208,6 +208,40 @@ describe("a catalog-scoped member's trend", () => {
     ]);
   });
 
+  it('leaves a scope whose count fails without a row for the day, tries it once and counts the others', async () => {
+    const s = await setup();
+    const companyId = s.admin.companyId;
+    const key = catalogScopeKey(s.catalogScope);
+    // the count of the catalog member's scope fails (as a D1 limit would)
+    await db().run(
+      sql.raw(`CREATE TRIGGER test_catalog_scope_day_fails BEFORE INSERT ON catalog_scope_completeness_daily
+        WHEN NEW.company_id = '${companyId}' AND NEW.scope_key = '${key}' BEGIN SELECT RAISE(ABORT, 'count failed'); END`),
+    );
+    try {
+      for (let run = 0; (await keepCatalogScopeDays(db(), db(), 'cell-1', 50)) > 0; run++) expect(run).toBeLessThan(10);
+      expect(await scopeDays(companyId, s.catalogScope)).toEqual([]);
+      expect(await scopeDays(companyId, s.mixedScope)).toEqual([
+        { day: ago(0), scored: 3, complete: 2, score_sum: 200 },
+      ]);
+      const marked = await db().all<{ today: number }>(
+        sql`SELECT counted_on = date('now') AS today FROM catalog_scopes WHERE company_id = ${companyId} AND key = ${key}`,
+      );
+      expect(marked).toEqual([{ today: 1 }]);
+      // the day reads as none: today's point only
+      expect(await s.trend(s.member.cookie, 3)).toEqual([{ day: ago(0), products: 2, complete: 1, averageScore: 50 }]);
+    } finally {
+      await db().run(sql`DROP TRIGGER test_catalog_scope_day_fails`);
+    }
+    // counted again on another day
+    await db().run(
+      sql`UPDATE catalog_scopes SET counted_on = ${ago(1)} WHERE company_id = ${companyId} AND key = ${key}`,
+    );
+    expect(await keepCatalogScopeDays(db(), db(), 'cell-1', 50)).toBe(1);
+    expect(await scopeDays(companyId, s.catalogScope)).toEqual([
+      { day: ago(0), scored: 2, complete: 1, score_sum: 100 },
+    ]);
+  });
+
   it("counts today's day after the member's trend answer, once", async () => {
     const s = await setup();
     const companyId = s.admin.companyId;

@@ -155,9 +155,24 @@ export async function keepCatalogScopeDays(
   for (const s of active) {
     if (counted >= limit) break;
     if (countedToday.has(`${s.companyId}\t${s.key}`)) continue;
-    if (await countCatalogScopeDay(db, s.companyId, s.scope)) counted++;
+    try {
+      if (await countCatalogScopeDay(db, s.companyId, s.scope)) counted++;
+    } catch (err) {
+      // a count that fails (e.g. a D1 limit on a very large scope) is not tried again every
+      // minute, nor does it stop the other scopes: its day stays without a row (it reads as the
+      // day before) and is counted again tomorrow
+      console.error(JSON.stringify({ event: 'catalog_scope_day_failed', companyId: s.companyId, detail: String(err) }));
+      await markCounted(db, s.companyId, s.key);
+      counted++;
+    }
   }
   return counted;
+}
+
+/** Today counted for the scope, without rows: a failed count is not tried again today by the cron. */
+async function markCounted(db: Database, companyId: string, key: string): Promise<void> {
+  await db.run(sql`INSERT INTO catalog_scopes (company_id, key, counted_on) VALUES (${companyId}, ${key}, date('now'))
+    ON CONFLICT (company_id, key) DO UPDATE SET counted_on = excluded.counted_on`);
 }
 
 /**
