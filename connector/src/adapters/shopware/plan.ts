@@ -7,6 +7,7 @@ import { textIn } from '../common/texts';
 import { configuratorOptions, type FeatureValue, shopwareFeatures } from './features';
 import { shopwareId } from './ids';
 import { planReferences } from './references';
+import { orderFields } from './order-details';
 
 /**
  * One record as Shopware Sync API items: the entities to upsert (product, child products,
@@ -65,6 +66,8 @@ export interface PlanContext {
   taxRates: Map<string, number>;
   /** The rule advanced prices hang on; null until the first product with tiers needs it. */
   ruleId: () => Promise<string>;
+  /** The shop's unit id of a UN/ECE Rec. 20 code (a content unit); undefined when it has none. */
+  unitIdOf: (code: string) => Promise<string | undefined>;
   /** Product ids the shop already holds (stock is only set when a product is created). */
   exists: (productId: string) => boolean;
   /** The shop's product id of a referenced SKU in the mirror (references.ts); absent: derived. */
@@ -263,6 +266,7 @@ async function addNode(plan: RecordPlan, ctx: PlanContext, input: NodeInput): Pr
     manufacturerNumber: node.manufacturerPid,
     manufacturerId: node.manufacturerId ?? (input.parentId ? master.manufacturerId : null),
     unitId: node.unitId ?? (input.parentId ? master.unitId : null),
+    ...(await orderFields(node, master, field, ctx.unitIdOf)),
     taxId: input.taxId,
     price: price((baseTiers[0] as Tier).net),
     active: node.status === 'active',
