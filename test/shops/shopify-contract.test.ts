@@ -289,7 +289,7 @@ describe('writing a master', () => {
       index: 0,
       ok: false,
       field: 'product.variants.2.quantityInterval',
-      error: 'Shopify keeps a decimal metafield to 9 places; 0.0000000001 is not sent rounded',
+      error: 'Shopify keeps a decimal metafield to 9 places: 0.0000000001 is not sent rounded',
       retryable: false,
     });
     expect(outcomes[1]).toMatchObject({ ok: true, action: 'created' });

@@ -644,7 +644,7 @@ describe('the Shopware adapter against the Admin API contract', () => {
         ok: false,
         field: 'product.quantityMin',
         error:
-          'the shop keeps the minimum purchase (minPurchase) as a whole number; 2.5 is not sent rounded (write a whole number, or order in a smaller unit)',
+          'the shop keeps the minimum purchase (minPurchase) as a whole number: 2.5 is not sent rounded (write a whole number, or order in a smaller unit)',
         retryable: false,
       },
       {
@@ -652,7 +652,7 @@ describe('the Shopware adapter against the Admin API contract', () => {
         ok: false,
         field: 'product.variants.0.quantityInterval',
         error:
-          'the shop keeps the purchase steps (purchaseSteps) as a whole number; 0.5 is not sent rounded (write a whole number, or order in a smaller unit)',
+          'the shop keeps the purchase steps (purchaseSteps) as a whole number: 0.5 is not sent rounded (write a whole number, or order in a smaller unit)',
         retryable: false,
       },
       {

@@ -56,7 +56,7 @@ export function wholeQuantity(detail: OrderDetail, shopField: string): number {
   if (/[1-9]/.test(fraction))
     throw new OrderDetailRefused(
       detail.field,
-      `the shop keeps ${shopField} as a whole number; ${detail.value} is not sent rounded (write a whole number, or order in a smaller unit)`,
+      `the shop keeps ${shopField} as a whole number: ${detail.value} is not sent rounded (write a whole number, or order in a smaller unit)`,
     );
   const n = Number(whole);
   if (!Number.isSafeInteger(n))

@@ -32,7 +32,7 @@ export function orderMetafields(node: Product | Variant, master: Product, field:
     if (!SHOPIFY_DECIMAL.test(detail.value))
       throw new RecordFailure(
         detail.field,
-        `Shopify keeps a decimal metafield to 9 places; ${detail.value} is not sent rounded`,
+        `Shopify keeps a decimal metafield to 9 places: ${detail.value} is not sent rounded`,
       );
     out.push({ key, type: 'number_decimal', value: detail.value });
   }
