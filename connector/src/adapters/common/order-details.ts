@@ -35,7 +35,7 @@ export function orderDetailsOf(node: Product | Variant, master: Product, field: 
   return out;
 }
 
-/** The plain words for a decimal a shop keeps as a whole number only: it is reported, never rounded. */
+/** An order detail a shop field cannot take, with the record field and the reason: reported, never rounded or dropped. */
 export class OrderDetailRefused extends Error {
   constructor(
     readonly field: string,

@@ -1,6 +1,5 @@
 import type { Product, Variant } from '../../../../src/sync/protocol/wire';
 import { OrderDetailRefused, orderDetailsOf, wholeQuantity } from '../common/order-details';
-import { PlanError } from './plan';
 
 /**
  * A node's order details as Shopware 6 product fields (docs/shops.md "Order details"):
@@ -10,7 +9,8 @@ import { PlanError } from './plan';
  * matches the order unit). A node without a content unit or count keeps the order unit as
  * `unitId` (this spread leaves it alone); the other fields are always sent, so a value the PIM
  * cleared is cleared in the shop: minimum and steps 1 on a master, null (inherit) on a variant,
- * no base price (null). A variant's are its own, else its master's.
+ * no base price (null). A variant's are its own, else its master's. A value Shopware cannot
+ * take throws `OrderDetailRefused` (plan.ts fails the record on its field).
  */
 export async function orderFields(
   node: Product | Variant,
@@ -22,25 +22,20 @@ export async function orderFields(
   const { contentUnit, contentPerUnit, quantityMin, quantityInterval } = details;
   // Unset on a master is Shopware's default 1; on a variant null, which Shopware inherits from its parent.
   const unset = node === master ? 1 : null;
-  try {
-    const out: Record<string, unknown> = {
-      minPurchase: quantityMin ? wholeQuantity(quantityMin, 'the minimum purchase (minPurchase)') : unset,
-      purchaseSteps: quantityInterval ? wholeQuantity(quantityInterval, 'the purchase steps (purchaseSteps)') : unset,
-      purchaseUnit: contentUnit || contentPerUnit ? Number(contentPerUnit?.value ?? '1') : null,
-      referenceUnit: contentUnit || contentPerUnit ? 1 : null,
-    };
-    if (contentUnit) {
-      const unitId = await unitIdOf(contentUnit.value);
-      if (!unitId)
-        throw new PlanError(
-          contentUnit.field,
-          `the shop has no unit with the short code "${contentUnit.value}" for the content unit`,
-        );
-      out.unitId = unitId;
-    }
-    return out;
-  } catch (err) {
-    if (err instanceof OrderDetailRefused) throw new PlanError(err.field, err.message);
-    throw err;
+  const out: Record<string, unknown> = {
+    minPurchase: quantityMin ? wholeQuantity(quantityMin, 'the minimum purchase (minPurchase)') : unset,
+    purchaseSteps: quantityInterval ? wholeQuantity(quantityInterval, 'the purchase steps (purchaseSteps)') : unset,
+    purchaseUnit: contentUnit || contentPerUnit ? Number(contentPerUnit?.value ?? '1') : null,
+    referenceUnit: contentUnit || contentPerUnit ? 1 : null,
+  };
+  if (contentUnit) {
+    const unitId = await unitIdOf(contentUnit.value);
+    if (!unitId)
+      throw new OrderDetailRefused(
+        contentUnit.field,
+        `the shop has no unit with the short code "${contentUnit.value}" for the content unit`,
+      );
+    out.unitId = unitId;
   }
+  return out;
 }

@@ -8,6 +8,7 @@ import { configuratorOptions, type FeatureValue, shopwareFeatures } from './feat
 import { shopwareId } from './ids';
 import { planReferences } from './references';
 import { orderFields } from './order-details';
+import { OrderDetailRefused } from '../common/order-details';
 
 /**
  * One record as Shopware Sync API items: the entities to upsert (product, child products,
@@ -103,6 +104,11 @@ export class PlanError extends Error {
   ) {
     super(message);
   }
+}
+
+/** An order detail Shopware cannot take (order-details.ts) fails the record on its field. */
+function asPlanError(err: unknown): never {
+  throw err instanceof OrderDetailRefused ? new PlanError(err.field, err.message) : err;
 }
 
 /**
@@ -266,7 +272,7 @@ async function addNode(plan: RecordPlan, ctx: PlanContext, input: NodeInput): Pr
     manufacturerNumber: node.manufacturerPid,
     manufacturerId: node.manufacturerId ?? (input.parentId ? master.manufacturerId : null),
     unitId: node.unitId ?? (input.parentId ? master.unitId : null),
-    ...(await orderFields(node, master, field, ctx.unitIdOf)),
+    ...(await orderFields(node, master, field, ctx.unitIdOf).catch(asPlanError)),
     taxId: input.taxId,
     price: price((baseTiers[0] as Tier).net),
     active: node.status === 'active',
