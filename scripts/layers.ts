@@ -121,10 +121,16 @@ export const LAYERS: readonly Layer[] = [
 /** Parts that may import only the listed places: the connector and the protocol it shares with the PIM. */
 export const BOUNDARIES: readonly Boundary[] = [
   { from: 'connector/', mayImport: ['connector/', 'src/sync/protocol/'] },
-  // The product statuses and the decimal rule of amounts are part of the wire format; their
-  // homes import nothing, so the connector bundles them as they are.
+  // The product statuses, the decimal rule of amounts and the unit code rule (an order detail's
+  // content unit) are part of the wire format; their homes import nothing but decimal.ts, so the
+  // connector bundles them as they are.
   {
     from: 'src/sync/protocol/',
-    mayImport: ['src/sync/protocol/', 'src/kernel/product-status.ts', 'src/kernel/decimal.ts'],
+    mayImport: [
+      'src/sync/protocol/',
+      'src/kernel/product-status.ts',
+      'src/kernel/decimal.ts',
+      'src/kernel/code-rules.ts',
+    ],
   },
 ];

@@ -86,6 +86,30 @@ describe('POST /upsert', () => {
     expect(await productRows(`${p}2`)).toEqual([]);
   });
 
+  it('stores the order details of a product and its variants as sent, and refuses a quantity that is not a positive decimal', async () => {
+    const p = uniquePrefix();
+    const order = { contentUnit: 'MTR', contentPerUnit: '50.0', quantityMin: '2.5', quantityInterval: '0.5' };
+    const variants = [{ ...create('x').product!, sku: `${p}1-R`, quantityMin: '4' }];
+    expect((await upsert([create(`${p}1`, 'f1', { ...order, variants })])).status).toBe(200);
+    const data = await env.DB.prepare('SELECT data FROM products WHERE sku = ?1')
+      .bind(`${p}1`)
+      .first<{ data: string }>();
+    const stored = JSON.parse(data!.data);
+    expect(stored).toMatchObject(order);
+    expect(stored.variants[0].quantityMin).toBe('4');
+    const bad = await upsert([
+      create(`${p}2`, 'f2', { quantityMin: '0' }),
+      create(`${p}3`, 'f3', { contentUnit: 'meter' }),
+    ]);
+    expect(bad.status).toBe(422);
+    const { failures } = (await bad.json()) as { failures: { index: number; field: string }[] };
+    expect(failures.map((f) => [f.index, f.field])).toEqual([
+      [0, 'product.quantityMin'],
+      [1, 'product.contentUnit'],
+    ]);
+    expect(await productRows(`${p}2`)).toEqual([]);
+  });
+
   it('reactivates a deactivated managed product on create', async () => {
     const p = uniquePrefix();
     await upsert([create(`${p}1`)]);

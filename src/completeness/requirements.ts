@@ -29,6 +29,10 @@ export const REQUIRABLE_FIELDS = [
   'price',
   'priceQuantity',
   'deliveryTimeDays',
+  'contentUnit',
+  'contentPerUnit',
+  'quantityMin',
+  'quantityInterval',
 ] as const;
 
 export { QUALITY_RULES };

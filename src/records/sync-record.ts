@@ -93,14 +93,14 @@ export interface RecordAggregate extends RecordNode {
   publishedLanguages: readonly string[];
 }
 
-/** A node's content unit, count, minimum and interval that are set (null ones left out). */
-function orderDetailsRecord(p: RecordNode['product']) {
+/** A node's content unit, count, minimum and interval that are set (null ones left out); the wire carries the same. */
+export function orderDetailsRecord(p: RecordNode['product']) {
   const { contentUnit, contentPerUnit, quantityMin, quantityInterval } = p;
   const set = Object.entries({ contentUnit, contentPerUnit, quantityMin, quantityInterval }).filter(
     ([, v]) => v !== null && v !== undefined,
   );
   return Object.fromEntries(set) as Partial<
-    Pick<RecordNode['product'], 'contentUnit' | 'contentPerUnit' | 'quantityMin' | 'quantityInterval'>
+    Record<'contentUnit' | 'contentPerUnit' | 'quantityMin' | 'quantityInterval', string>
   >;
 }
 

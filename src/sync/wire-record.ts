@@ -2,7 +2,7 @@ import type { ProductAggregate, ProductNode } from '../model/product-aggregate';
 import type { MediaLink, Mappings, Product, Variant } from './protocol/wire';
 import { productSchema } from './protocol/wire';
 import { syncPriceList } from '../model/price-records';
-import { withTranslations } from '../records/sync-record';
+import { orderDetailsRecord, withTranslations } from '../records/sync-record';
 
 /** The attribute whose value on a product (or its master) names its tax code in the shop's /mappings. */
 const TAX_CODE_ATTRIBUTE = 'tax_code';
@@ -65,6 +65,8 @@ function wireNode(node: ProductNode, ctx: WireContext, inheritedTax: string | nu
       taxId: mapped(ctx.index.taxByCode, taxCode, 'tax code'),
       price: p.price,
       priceQuantity: p.priceQuantity,
+      // Only the ones set, as the sync record (whose fingerprint covers them) carries them.
+      ...orderDetailsRecord(p),
       keywords: p.keywords,
       deliveryTimeDays: p.deliveryTimeDays,
       status: p.status,

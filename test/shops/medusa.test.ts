@@ -206,6 +206,7 @@ interface ShopProduct {
     ean: string | null;
     options: { value: string; option?: { title: string } }[];
     prices: { amount: number; currency_code: string; min_quantity: number | null }[];
+    metadata?: Record<string, unknown> | null;
   }[];
 }
 
@@ -397,6 +398,39 @@ describe('Medusa v2 adapter against a real Medusa', () => {
     expect(p.metadata?.pim_sku).toBe('MED-400');
     const rows = await translationsOf([p.id]);
     expect(rows.map((r) => r.locale_code)).toEqual(['en-GB']);
+  });
+
+  it("writes the order details into the product's and each variant's metadata, and removes them when cleared", async () => {
+    const mirror = new Map<string, TargetIds>();
+    const ordered = master('MED-450', { contentUnit: 'MTR', contentPerUnit: '50.0', quantityMin: '2.5' });
+    (ordered.variants[0] as Variant).quantityMin = '10';
+    ok((await write([upsert('MED-450', ordered)], mirror))[0]);
+    const keys = ['pim_content_unit', 'pim_content_per_unit', 'pim_quantity_min', 'pim_quantity_interval'];
+    const orderOf = (metadata: Record<string, unknown> | null | undefined) =>
+      Object.fromEntries(Object.entries(metadata ?? {}).filter(([key]) => keys.includes(key)));
+    const bySku = (p: ShopProduct) => Object.fromEntries(p.variants.map((v) => [v.sku, orderOf(v.metadata)]));
+    const own = { pim_content_unit: 'MTR', pim_content_per_unit: '50.0', pim_quantity_min: '2.5' };
+    const p = await onlyProduct('MED-450');
+    expect(orderOf(p.metadata)).toEqual(own);
+    expect(bySku(p)).toEqual({
+      'MED-450-RT': { ...own, pim_quantity_min: '10' },
+      'MED-450-BL': own,
+      'MED-450-GN': own,
+    });
+
+    // A key the merchant set on a variant is the shop's own: the PIM's writes keep it.
+    const red = p.variants.find((v) => v.sku === 'MED-450-RT')!;
+    await admin(`/admin/products/${p.id}/variants/${red.id}`, {
+      method: 'POST',
+      body: JSON.stringify({ metadata: { shop_note: 'Restposten' } }),
+    });
+
+    ok((await write([upsert('MED-450', master('MED-450'))], mirror))[0]);
+    const cleared = await onlyProduct('MED-450');
+    expect(orderOf(cleared.metadata)).toEqual({});
+    // Gone, not kept as "": Medusa assigns a variant's metadata whole within a product update.
+    expect(bySku(cleared)).toEqual({ 'MED-450-RT': {}, 'MED-450-BL': {}, 'MED-450-GN': {} });
+    expect(cleared.variants.find((v) => v.sku === 'MED-450-RT')?.metadata?.shop_note).toBe('Restposten');
   });
 
   it("deletes a replaced image's upload once no product shows it, and never twice", async () => {

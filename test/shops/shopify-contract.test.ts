@@ -247,6 +247,55 @@ describe('writing a master', () => {
     expect(onlyProduct().media.map((m) => m.originalSource)).toEqual(['https://media.example.com/a.jpg']);
   });
 
+  it('writes the order details as pim metafields, a variant by its master, and deletes the ones cleared', async () => {
+    const ordered = master();
+    Object.assign(ordered, { contentUnit: 'C62', contentPerUnit: '6', quantityMin: '2.5', quantityInterval: '0.5' });
+    ordered.variants[1]!.quantityMin = '10';
+    const [outcome] = await write([upsert(SKU, ordered)]);
+    expect(outcome).toMatchObject({ ok: true, action: 'created' });
+    const orderOf = (metafields: Map<string, { type: string; value: string }>) =>
+      Object.fromEntries(
+        ['content_unit', 'content_per_unit', 'quantity_min', 'quantity_interval'].flatMap((key) => {
+          const field = metafields.get(`pim.${key}`);
+          return field ? [[key, field]] : [];
+        }),
+      );
+    const decimal = (value: string) => ({ type: 'number_decimal', value });
+    const all = {
+      content_unit: { type: 'single_line_text_field', value: 'C62' },
+      content_per_unit: decimal('6'),
+      quantity_min: decimal('2.5'),
+      quantity_interval: decimal('0.5'),
+    };
+    expect(orderOf(onlyProduct().metafields)).toEqual(all);
+    expect(onlyProduct().variants.map((v) => orderOf(v.metafields))).toEqual([
+      all,
+      { ...all, quantity_min: decimal('10') },
+      all,
+    ]);
+
+    // Cleared in the PIM: the keys are gone from the product and its variants.
+    const [cleared] = await write([upsert(SKU, master(), 'update')]);
+    expect(cleared).toMatchObject({ ok: true, action: 'updated' });
+    expect(orderOf(onlyProduct().metafields)).toEqual({});
+    expect(onlyProduct().variants.map((v) => orderOf(v.metafields))).toEqual([{}, {}, {}]);
+  });
+
+  it('fails a record whose order detail has more places than Shopify keeps, naming the field, never rounding', async () => {
+    const fine = master();
+    fine.variants[2]!.quantityInterval = '0.0000000001';
+    const outcomes = await write([upsert(SKU, fine), upsert('NYM-3X15', simple('NYM-3X15'))]);
+    expect(outcomes[0]).toEqual({
+      index: 0,
+      ok: false,
+      field: 'product.variants.2.quantityInterval',
+      error: 'Shopify keeps a decimal metafield to 9 places: 0.0000000001 is not sent rounded',
+      retryable: false,
+    });
+    expect(outcomes[1]).toMatchObject({ ok: true, action: 'created' });
+    expect(server.state.products.size).toBe(1);
+  });
+
   it("deletes a replaced image's file from the Files library, never the merchant's, and a second run writes nothing", async () => {
     await write([upsert(SKU, master())]);
     const [fileA, fileB] = onlyProduct().media.map((m) => m.id);

@@ -574,6 +574,105 @@ describe('the Shopware adapter against the Admin API contract', () => {
     expect(product('OK-1')).toBeDefined();
   });
 
+  it('writes the order details as minimum, steps and base price, a variant by its master, and clears them', async () => {
+    const MTR = 'd2'.repeat(16);
+    server.put('unit', { id: MTR, shortCode: 'MTR', name: 'Metre' });
+    const { mirror } = shopware(server);
+    const roll = lamp({
+      contentUnit: 'MTR',
+      contentPerUnit: '50.0',
+      quantityMin: '10.000',
+      quantityInterval: '5',
+      variants: [variant('ROLL-R', 'red', { quantityMin: '20' }), variant('ROLL-G', 'green')],
+    });
+    const [outcome] = await mirror.write([upsert('ROLL', roll)]);
+    expect(outcome).toMatchObject({ ok: true, action: 'created' });
+    expect(server.invalid).toEqual([]);
+    const order = (sku: string) => {
+      const { minPurchase, purchaseSteps, purchaseUnit, referenceUnit, unitId } = product(sku);
+      return { minPurchase, purchaseSteps, purchaseUnit, referenceUnit, unitId };
+    };
+    // The content unit is the base price's unit (Shopware's unitId), its count the purchase unit.
+    expect(order('ROLL')).toEqual({
+      minPurchase: 10,
+      purchaseSteps: 5,
+      purchaseUnit: 50,
+      referenceUnit: 1,
+      unitId: MTR,
+    });
+    expect(order('ROLL-R')).toEqual({
+      minPurchase: 20,
+      purchaseSteps: 5,
+      purchaseUnit: 50,
+      referenceUnit: 1,
+      unitId: MTR,
+    });
+    expect(order('ROLL-G')).toEqual({
+      minPurchase: 10,
+      purchaseSteps: 5,
+      purchaseUnit: 50,
+      referenceUnit: 1,
+      unitId: MTR,
+    });
+
+    // Cleared in the PIM: Shopware's defaults again, the order unit as the unit, no base price.
+    const plain = lamp({ variants: [variant('ROLL-R', 'red'), variant('ROLL-G', 'green')] });
+    const [cleared] = await mirror.write([upsert('ROLL', plain, 'update')]);
+    expect(cleared).toMatchObject({ ok: true, action: 'updated' });
+    expect(order('ROLL')).toEqual({
+      minPurchase: 1,
+      purchaseSteps: 1,
+      purchaseUnit: null,
+      referenceUnit: null,
+      unitId: 'd1'.repeat(16),
+    });
+    expect(order('ROLL-R')).toMatchObject({ minPurchase: null, purchaseSteps: null, purchaseUnit: null });
+    expect(server.invalid).toEqual([]);
+  });
+
+  it('fails a record whose minimum is a fraction or whose content unit the shop lacks, naming the field, never rounding', async () => {
+    const { mirror } = shopware(server);
+    const outcomes = await mirror.write([
+      upsert('HALF-1', lamp({ variants: [], quantityMin: '2.5' })),
+      upsert('STEP-1', lamp({ variants: [variant('STEP-1-R', 'red', { quantityInterval: '0.5' })] })),
+      upsert('UNIT-1', lamp({ variants: [], contentUnit: 'LTR', contentPerUnit: '0.75' })),
+      upsert('OK-1', lamp({ variants: [], quantityMin: '3' })),
+    ]);
+    expect(outcomes.slice(0, 3)).toEqual([
+      {
+        index: 0,
+        ok: false,
+        field: 'product.quantityMin',
+        error:
+          'the shop keeps the minimum purchase (minPurchase) as a whole number: 2.5 is not sent rounded (write a whole number, or order in a smaller unit)',
+        retryable: false,
+      },
+      {
+        index: 1,
+        ok: false,
+        field: 'product.variants.0.quantityInterval',
+        error:
+          'the shop keeps the purchase steps (purchaseSteps) as a whole number: 0.5 is not sent rounded (write a whole number, or order in a smaller unit)',
+        retryable: false,
+      },
+      {
+        index: 2,
+        ok: false,
+        field: 'product.contentUnit',
+        error: 'the shop has no unit with the short code "LTR" for the content unit',
+        retryable: false,
+      },
+    ]);
+    expect(outcomes[3]).toMatchObject({ ok: true, action: 'created' });
+    expect(['HALF-1', 'STEP-1', 'STEP-1-R', 'UNIT-1'].map((sku) => product(sku))).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(product('OK-1')).toMatchObject({ minPurchase: 3, purchaseSteps: 1 });
+  });
+
   it('honours 429 Retry-After, retries a 5xx and a timeout, and signs in again after a 401', async () => {
     const { mirror, sleeps } = shopware(server, {}, 1_000);
     await mirror.write([upsert('LMP-1', lamp({ variants: [] }))]);

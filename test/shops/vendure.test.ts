@@ -693,6 +693,50 @@ describe('writing products into Vendure', () => {
     );
   });
 
+  it("writes the order details as facet values on the product and each variant (its own, else the master's), and drops cleared ones", async () => {
+    const base = cableMaster('NYM-530', taxId);
+    const product = {
+      ...base,
+      contentUnit: 'MTR',
+      contentPerUnit: '50.0',
+      quantityMin: '2.5',
+      variants: base.variants.map((v, i) => (i === 0 ? { ...v, quantityMin: '10' } : v)),
+    };
+    const ids = okIds(await writeOne(upsert('NYM-530', product)));
+    type Value = { code: string; name?: string; facet: { code: string } };
+    const isOrder = (v: Value) => /^pim-(content|quantity)-/.test(v.facet.code);
+    const read530 = async () => (await read(PRODUCT_READ, { id: ids.product })).product;
+    const p = await read530();
+    expect(
+      p.facetValues
+        .filter(isOrder)
+        .map((v: Value) => `${v.facet.code}=${v.name}`)
+        .sort(),
+    ).toEqual(['pim-content-per-unit=50.0', 'pim-content-unit=MTR', 'pim-quantity-min=2.5']);
+    const variantOrder = (v: { facetValues: Value[] }) =>
+      v.facetValues
+        .filter(isOrder)
+        .map((f) => `${f.facet.code}=${f.code.replace(/-[^-]+$/, '')}`)
+        .sort();
+    const bySku = Object.fromEntries(p.variants.map((v: { sku: string }) => [v.sku, v]));
+    expect(variantOrder(bySku['NYM-530-1'])).toEqual([
+      'pim-content-per-unit=50-0',
+      'pim-content-unit=mtr',
+      'pim-quantity-min=10',
+    ]);
+    expect(variantOrder(bySku['NYM-530-2'])).toEqual([
+      'pim-content-per-unit=50-0',
+      'pim-content-unit=mtr',
+      'pim-quantity-min=2-5',
+    ]);
+
+    // Cleared in the PIM: none left on the product or its variants.
+    okIds(await writeOne(upsert('NYM-530', base, 'update'), ids));
+    const after = await read530();
+    expect(after.facetValues.filter(isOrder)).toEqual([]);
+    expect(after.variants.flatMap((v: { facetValues: Value[] }) => v.facetValues.filter(isOrder))).toEqual([]);
+  });
+
   it('a draft is written disabled', async () => {
     const draft = { ...cableMaster('NYM-520', taxId), status: 'draft' as const };
     const ids = okIds(await writeOne(upsert('NYM-520', draft)));

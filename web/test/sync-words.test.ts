@@ -145,6 +145,24 @@ describe("a dry run's changes", () => {
     );
   });
 
+  it('labels the order details a shop refused (issue 32) in the language', () => {
+    expect(
+      reasonText(
+        'product.quantityMin: the shop keeps the minimum purchase (minPurchase) as a whole number: 2.5 is not sent rounded',
+        de,
+      ),
+    ).toBe(
+      'Der Shop hat Mindestbestellmenge abgelehnt: the shop keeps the minimum purchase (minPurchase) as a whole number: 2.5 is not sent rounded',
+    );
+    expect(fieldLabel('product.variants.1.quantityInterval', en)).toBe('Variants 1.quantityInterval');
+    expect(['contentUnit', 'contentPerUnit', 'quantityMin', 'quantityInterval'].map((f) => fieldLabel(f, en))).toEqual([
+      'Content unit',
+      'Content per order unit',
+      'Minimum order quantity',
+      'Order quantity step',
+    ]);
+  });
+
   it('labels wire fields in the language and leaves unknown ones as they are', () => {
     expect(fieldLabel('prices', de)).toBe('Preisliste');
     expect(fieldLabel('product.variants.0.sku', en)).toBe('Variants 0.sku');

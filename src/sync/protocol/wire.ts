@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PRODUCT_STATUSES } from '../../kernel/product-status';
 import { STORED_DECIMAL } from '../../kernel/decimal';
+import { UNIT_CODE } from '../../kernel/code-rules';
 
 /** The decimal rule and rounding of amounts, for the connector's adapters (which round to their shop's places). */
 export { currencyPlaces, decimalPlaces, MAX_DECIMALS, roundDecimal } from '../../kernel/decimal';
@@ -54,6 +55,11 @@ const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lower
 // Amounts travel as the PIM stores them (src/kernel/decimal.ts, up to 20 decimals); an adapter
 // rounds to its shop's places.
 const priceSchema = z.string().regex(STORED_DECIMAL, 'price must be a decimal string such as "12.50"').nullable();
+/** An order-detail quantity as the PIM keeps it: a stored decimal above 0, as written ("6", "2.5"). */
+const quantitySchema = z
+  .string()
+  .regex(STORED_DECIMAL, 'must be a decimal string such as "2.5"')
+  .refine((v) => /[1-9]/.test(v), 'must be greater than 0');
 
 const mediaRefSchema = z.object({
   sha256: sha256Schema,
@@ -168,6 +174,17 @@ const nodeFields = {
   taxId: id,
   price: priceSchema,
   priceQuantity: z.int().min(1).nullable(),
+  /**
+   * The order details (docs/data-model.md "Order details"): the content unit as its UN/ECE
+   * Rec. 20 code (not a shop id: a shop without units still receives it), content units per
+   * order unit, the least a customer orders and the step above it, decimals as written. Each is
+   * absent when not set (BMEcat's default: content unit = order unit, the rest 1) and from PIMs
+   * before them; a variant without one has its master's.
+   */
+  contentUnit: z.string().regex(UNIT_CODE, 'must be a UN/ECE Recommendation 20 code such as C62').optional(),
+  contentPerUnit: quantitySchema.optional(),
+  quantityMin: quantitySchema.optional(),
+  quantityInterval: quantitySchema.optional(),
   keywords: text(1000),
   deliveryTimeDays: z.int().min(0).nullable(),
   status: z.enum(PRODUCT_STATUSES),

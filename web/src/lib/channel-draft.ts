@@ -32,6 +32,10 @@ export const REQUIRABLE_FIELDS = [
   'price',
   'priceQuantity',
   'deliveryTimeDays',
+  'contentUnit',
+  'contentPerUnit',
+  'quantityMin',
+  'quantityInterval',
 ] as const;
 export const QUALITY_RULES = [
   'gtinCheckDigit',

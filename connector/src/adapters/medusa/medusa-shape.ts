@@ -1,6 +1,7 @@
 import type { MediaRef, Product, Variant } from '../../../../src/sync/protocol/wire';
 import { type Node, nodeFeatures, SKU_OPTION, variantOptions } from '../common/features';
 import { imagesFor } from '../common/images';
+import { orderDetailsOf } from '../common/order-details';
 import { priceCurrencies, priceTiers } from '../common/prices';
 import { skuSlug } from '../common/slug';
 import { type TextField, textIn, translatedLocalesOf } from '../common/texts';
@@ -107,6 +108,22 @@ function metadataOf(node: Node, mapping: TargetMapping): Record<string, unknown>
   });
 }
 
+/**
+ * The order details in effect for a Medusa variant (its own, else the master's), as text as the
+ * PIM keeps them: Medusa v2 has no minimum, step or content unit of its own, so a storefront or
+ * cart rule reads these metadata keys (docs/shops.md "Order details"). Unset ones are left out,
+ * and a key the record no longer carries is removed by the writer (medusa-write.ts).
+ */
+function orderMetadata(node: Node, master: Product): Record<string, unknown> {
+  const details = orderDetailsOf(node, master, 'product');
+  return compact({
+    pim_content_unit: details.contentUnit?.value,
+    pim_content_per_unit: details.contentPerUnit?.value,
+    pim_quantity_min: details.quantityMin?.value,
+    pim_quantity_interval: details.quantityInterval?.value,
+  });
+}
+
 function translationsOf(node: Node, mapping: TargetMapping, fields: Record<string, string>) {
   const out: Record<string, Record<string, string>> = {};
   for (const [language, locale] of translatedLocalesOf(mapping)) {
@@ -130,7 +147,7 @@ export function desiredProduct(sku: string, product: Product, mapping: TargetMap
     ean: node.gtin,
     options: combos[i] as Record<string, string>,
     prices: pricesOf(node, product, mapping),
-    metadata: node === product ? {} : metadataOf(node, mapping),
+    metadata: { ...(node === product ? {} : metadataOf(node, mapping)), ...orderMetadata(node, product) },
     translations: node === product ? {} : translationsOf(node, mapping, { name: 'title' }),
   }));
   return {
@@ -141,7 +158,7 @@ export function desiredProduct(sku: string, product: Product, mapping: TargetMap
     status: product.status === 'active' ? 'published' : 'draft',
     options,
     variants,
-    metadata: { pim_sku: sku, ...metadataOf(product, mapping) },
+    metadata: { pim_sku: sku, ...metadataOf(product, mapping), ...orderMetadata(product, product) },
     translations: translationsOf(product, mapping, { name: 'title', description: 'description' }),
     images: imagesFor(product, mapping),
     categories: product.categories,

@@ -105,6 +105,16 @@ function withRemovals(wanted: Record<string, unknown>, current: Record<string, u
   return out;
 }
 
+/**
+ * A variant's metadata for the product update that carries it: Medusa assigns a nested variant's
+ * metadata whole (no merge, so a key sent as "" stays ""), so the `pim_*` keys the record no
+ * longer carries are left out and the shop's own keys are sent back as they are.
+ */
+function variantMetadata(wanted: Record<string, unknown>, current: Record<string, unknown> | null | undefined) {
+  const own = Object.entries(current ?? {}).filter(([key]) => !key.startsWith('pim_'));
+  return { ...Object.fromEntries(own), ...wanted };
+}
+
 function variantBodies(desired: DesiredProduct, current: MedusaProduct | null, state: WriteState) {
   return desired.variants.map((v) => {
     const existing = current?.variants.find((c) => c.sku === v.sku);
@@ -117,7 +127,7 @@ function variantBodies(desired: DesiredProduct, current: MedusaProduct | null, s
       manage_inventory: false,
       options: v.options,
       prices: v.prices,
-      metadata: existing ? withRemovals(metadata, existing.metadata) : metadata,
+      metadata: existing ? variantMetadata(metadata, existing.metadata) : metadata,
     };
   });
 }

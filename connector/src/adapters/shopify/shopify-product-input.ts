@@ -3,6 +3,7 @@ import type { TargetIds, TargetMapping } from '../target-adapter';
 import { imagesFor } from '../common/images';
 import { skuSlug } from '../common/slug';
 import { featureMetafields, type PimMetafield, shopifyOptions, shopifyPrice } from './shopify-features';
+import { orderMetafields } from './shopify-order-details';
 
 /** What one productSet sends and how its answer maps back onto the record. */
 export interface ProductSetPlan {
@@ -68,7 +69,10 @@ export function productSetPlan(
   const nodes = product.variants.length === 0 ? [{ ...product, sku }] : product.variants;
   const variantMetafieldKeys = new Map<string, Set<string>>();
   const variants = nodes.map((node, i) => {
-    const metafields = product.variants.length === 0 ? [] : featureMetafields(node, mapping);
+    const metafields =
+      product.variants.length === 0
+        ? []
+        : [...featureMetafields(node, mapping), ...orderMetafields(node, product, `product.variants.${i}`)];
     variantMetafieldKeys.set(node.sku, new Set(metafields.map((field) => field.key)));
     const id = known?.variants[node.sku];
     const price = shopifyPrice(node, mapping) ?? shopifyPrice(product, mapping);
@@ -97,7 +101,7 @@ export function productSetPlan(
   }));
   // `pim.media` is left as the shop holds it: productSet's answer reads it, and shopify-files.ts writes it after.
   const marker: PimMetafield[] = [{ key: 'sku', type: 'single_line_text_field', value: sku }];
-  const features = featureMetafields(product, mapping);
+  const features = [...featureMetafields(product, mapping), ...orderMetafields(product, product, 'product')];
   const keywords = (product.keywords ?? '')
     .split(/[,;]/)
     .map((word) => word.trim())

@@ -13,6 +13,7 @@ import { featureMetafields } from './shopify-features';
 import { deleteFiles, type MarkerWrites, mediaMarker, settleFiles, strayFiles } from './shopify-files';
 import { type GraphqlError, graphqlErrorText, type ShopifyGraphql } from './shopify-graphql';
 import { handleOf, productSetPlan, recordField } from './shopify-product-input';
+import { orderMetafieldKeys } from './shopify-order-details';
 import { referenceFields, withPending } from './shopify-references';
 import { syncTranslations } from './shopify-translations';
 
@@ -65,13 +66,16 @@ function staleVariantMetafields(
   variantIds: Record<string, string>,
   mapping: TargetMapping,
 ) {
-  return (previous?.variants ?? []).flatMap((variant) => {
+  if (!previous) return [];
+  return previous.variants.flatMap((variant) => {
     const id = variantIds[variant.sku];
     const wanted = keep.get(variant.sku);
     if (!id || !wanted) return [];
-    return featureMetafields(variant, mapping)
-      .filter((field) => !wanted.has(field.key))
-      .map((field) => ({ ownerId: id, key: field.key }));
+    const held = [
+      ...featureMetafields(variant, mapping).map((field) => field.key),
+      ...orderMetafieldKeys(variant, previous),
+    ];
+    return held.filter((key) => !wanted.has(key)).map((key) => ({ ownerId: id, key }));
   });
 }
 

@@ -23,6 +23,11 @@ export interface ShopContext {
   currencyId: string;
   taxRates: Map<string, number>;
   ruleId: () => Promise<string>;
+  /**
+   * The shop's unit whose short code is a UN/ECE Rec. 20 code (a content unit, plan.ts), as GET
+   * /mappings matches the order unit; read once, the first time a record has a content unit.
+   */
+  unitIdOf: (code: string) => Promise<string | undefined>;
 }
 
 export async function readLanguages(client: ShopwareClient): Promise<ShopLanguage[]> {
@@ -57,6 +62,7 @@ export async function loadContext(client: ShopwareClient, mapping: TargetMapping
     includes: { tax: ['id', 'taxRate'] },
   });
   let rule: Promise<string> | null = null;
+  let units: Promise<Map<string, string>> | null = null;
   return {
     languageIds,
     topLanguage,
@@ -69,7 +75,22 @@ export async function loadContext(client: ShopwareClient, mapping: TargetMapping
       });
       return rule;
     },
+    unitIdOf: async (code) => {
+      units ??= readUnits(client).catch((err) => {
+        units = null;
+        throw err;
+      });
+      return (await units).get(code);
+    },
   };
+}
+
+async function readUnits(client: ShopwareClient): Promise<Map<string, string>> {
+  const rows = await client.searchAll<{ id: string; shortCode?: string | null; translated?: { shortCode?: string } }>(
+    'unit',
+    { includes: { unit: ['id', 'shortCode', 'translated'] } },
+  );
+  return new Map(rows.map((u) => [u.translated?.shortCode ?? u.shortCode ?? '', u.id]));
 }
 
 async function tierRule(client: ShopwareClient): Promise<string> {

@@ -7,6 +7,8 @@ import { textIn } from '../common/texts';
 import { configuratorOptions, type FeatureValue, shopwareFeatures } from './features';
 import { shopwareId } from './ids';
 import { planReferences } from './references';
+import { orderFields } from './order-details';
+import { OrderDetailRefused } from '../common/order-details';
 
 /**
  * One record as Shopware Sync API items: the entities to upsert (product, child products,
@@ -65,6 +67,8 @@ export interface PlanContext {
   taxRates: Map<string, number>;
   /** The rule advanced prices hang on; null until the first product with tiers needs it. */
   ruleId: () => Promise<string>;
+  /** The shop's unit id of a UN/ECE Rec. 20 code (a content unit); undefined when it has none. */
+  unitIdOf: (code: string) => Promise<string | undefined>;
   /** Product ids the shop already holds (stock is only set when a product is created). */
   exists: (productId: string) => boolean;
   /** The shop's product id of a referenced SKU in the mirror (references.ts); absent: derived. */
@@ -100,6 +104,11 @@ export class PlanError extends Error {
   ) {
     super(message);
   }
+}
+
+/** An order detail Shopware cannot take (order-details.ts) fails the record on its field. */
+function asPlanError(err: unknown): never {
+  throw err instanceof OrderDetailRefused ? new PlanError(err.field, err.message) : err;
 }
 
 /**
@@ -263,6 +272,7 @@ async function addNode(plan: RecordPlan, ctx: PlanContext, input: NodeInput): Pr
     manufacturerNumber: node.manufacturerPid,
     manufacturerId: node.manufacturerId ?? (input.parentId ? master.manufacturerId : null),
     unitId: node.unitId ?? (input.parentId ? master.unitId : null),
+    ...(await orderFields(node, master, field, ctx.unitIdOf).catch(asPlanError)),
     taxId: input.taxId,
     price: price((baseTiers[0] as Tier).net),
     active: node.status === 'active',

@@ -1,5 +1,6 @@
 import type { Product, Variant } from '../../../../src/sync/protocol/wire';
 import { type NodeFeature, nodeFeatures, variantOptions } from '../common/features';
+import { orderDetailsOf } from '../common/order-details';
 import { amountIn, shopPrice } from '../common/prices';
 import { codeOf, shortHash, slugify } from '../common/slug';
 import { textIn } from '../common/texts';
@@ -90,6 +91,30 @@ export function unitValue(unit: string): FacetValueRef {
   return { facetCode: 'pim-unit', facetName: 'Unit', code: slugify(unit) || shortHash(unit), name: unit };
 }
 
+const ORDER_FACETS = {
+  contentUnit: ['pim-content-unit', 'Content unit'],
+  contentPerUnit: ['pim-content-per-unit', 'Content per order unit'],
+  quantityMin: ['pim-quantity-min', 'Minimum order quantity'],
+  quantityInterval: ['pim-quantity-interval', 'Order quantity step'],
+} as const;
+
+/**
+ * The order details in effect for a node (its own, else its master's) as facet values, as the
+ * order unit is (`pim-unit`): Vendure core has no minimum, step or content unit, and a custom
+ * field would need the shop's config changed (docs/shops.md "Order details"). The value is the
+ * text as the PIM keeps it (`2.5`), never rounded; unset ones are left out, so the facet values
+ * written whole on each update lose a cleared one.
+ */
+export function orderValues(node: Node, master: Product): FacetValueRef[] {
+  const details = orderDetailsOf(node, master, 'product');
+  return (Object.keys(ORDER_FACETS) as (keyof typeof ORDER_FACETS)[]).flatMap((name) => {
+    const detail = details[name];
+    if (!detail) return [];
+    const [facetCode, facetName] = ORDER_FACETS[name];
+    return [valueRef(facetCode, facetName, detail.value)];
+  });
+}
+
 /** One option group of a product: a variant-defining feature, or the SKU itself. */
 export interface OptionGroupPlan {
   code: string;
@@ -134,9 +159,13 @@ export function recordRefs(sku: string, product: Product, mapping: TargetMapping
     ...product.categories.map((c) => categoryValue(c.path)),
   ];
   if (product.unitId) refs.push(unitValue(product.unitId));
+  refs.push(...orderValues(product, product));
   const nodes = product.variants.length > 0 ? product.variants : [{ ...product, sku }];
   const variants = new Map(
-    nodes.map((v) => [v.sku, product.variants.length ? featureValues(v, mapping, defining) : []]),
+    nodes.map((v) => [
+      v.sku,
+      product.variants.length ? [...featureValues(v, mapping, defining), ...orderValues(v, product)] : [],
+    ]),
   );
   return { plans, product: refs, variants };
 }
