@@ -31,6 +31,7 @@ import { blockRows, deleteBlocksStatement } from '../../../model/feature-block-r
 import { productFeatureBlocks } from '../../../db/schema';
 import { clearFieldStatement, translationRowsStatements, type TranslationRow } from '../../../model/translation-store';
 import { changedLanguages } from '../resolve/upsert-translations';
+import { insertsIndexedOnce } from './search-index';
 
 type ByLinkId<T> = Omit<T, 'linkId'> & { linkId: string };
 
@@ -68,7 +69,11 @@ export class WriteSet {
   flush(db: Database): BatchStatement[] {
     return [
       ...this.statements,
-      ...jsonInsert(db, products, this.products),
+      ...insertsIndexedOnce(
+        db,
+        jsonInsert(db, products, this.products),
+        this.products.map((p) => p.id!),
+      ),
       ...jsonInsert(db, classificationLinks, this.links),
       ...jsonInsert(db, classificationLinkClasses, this.linkClasses, { columnSql: { linkId: linkKey } }),
       ...jsonInsert(db, classificationLinkFeatures, this.linkFeatures, { columnSql: { linkId: linkKey } }),
