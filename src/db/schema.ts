@@ -1640,12 +1640,6 @@ export const variantCompleteness = sqliteTable(
 export const completenessDefer = sqliteTable('completeness_defer', { id: integer('id').primaryKey() });
 
 /**
- * A row here (only ever inside one batch: src/catalog/upsert/write/search-index.ts) keeps
- * `products_fts_insert` from firing: the writer indexes the products it inserted set-based (migration 0093).
- */
-export const searchIndexDefer = sqliteTable('search_index_defer', { id: integer('id').primaryKey() });
-
-/**
  * Scratch rows of one recompute page's batch (migration 0061, src/completeness/completeness-events.ts):
  * the (master or variant, channel) pairs scored before the rescore and whether they were incomplete. Written
  * and emptied in the same batch.

@@ -31,7 +31,6 @@ import { blockRows, deleteBlocksStatement } from '../../../model/feature-block-r
 import { productFeatureBlocks } from '../../../db/schema';
 import { clearFieldStatement, translationRowsStatements, type TranslationRow } from '../../../model/translation-store';
 import { changedLanguages } from '../resolve/upsert-translations';
-import { insertsIndexedOnce } from './search-index';
 
 type ByLinkId<T> = Omit<T, 'linkId'> & { linkId: string };
 
@@ -69,11 +68,7 @@ export class WriteSet {
   flush(db: Database): BatchStatement[] {
     return [
       ...this.statements,
-      ...insertsIndexedOnce(
-        db,
-        jsonInsert(db, products, this.products),
-        this.products.map((p) => p.id!),
-      ),
+      ...jsonInsert(db, products, this.products),
       ...jsonInsert(db, classificationLinks, this.links),
       ...jsonInsert(db, classificationLinkClasses, this.linkClasses, { columnSql: { linkId: linkKey } }),
       ...jsonInsert(db, classificationLinkFeatures, this.linkFeatures, { columnSql: { linkId: linkKey } }),
