@@ -52,10 +52,8 @@ function defaultOf(column: SQLiteColumn): SQL {
  * drizzle also binds every literal column default), so a batch of products is a handful of
  * statements whatever its size. D1's cost grows with statements, and drizzle's per-value query
  * building was the largest single item of an import's profile. Rows are grouped by the
- * columns they set; a column a row leaves out takes its default. Values go in as JSON, so
- * strings, numbers, booleans and null (no `mode: 'json'` columns; checked); a list or object
- * value is stored as its JSON text (`json_extract` gives the text as JSON.stringify wrote it,
- * test/json-rows.test.ts), which saves a text column of JSON a second escaping of its quotes.
+ * columns they set; a column a row leaves out takes its default. Values go in as JSON, so only
+ * strings, numbers, booleans and null (no `mode: 'json'` columns; checked).
  */
 export function jsonInsert<T extends SQLiteTable, R extends object = Partial<T['$inferInsert']>>(
   db: Database,

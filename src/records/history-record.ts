@@ -102,16 +102,9 @@ export function diffSnapshots(before: Snapshot | null, after: Snapshot | null): 
   return changes;
 }
 
-/**
- * Stored form: `[[path, before, after], ...]` (about half the bytes of objects). The rows travel
- * as a JSON row list (db/json-rows.ts), the list in each row as JSON itself, not as a string of
- * JSON: SQLite stores its text as JSON.stringify writes it, and the quotes of the text are not
- * escaped twice more on the way (in the row list and in the D1 client's request), which made the
- * history rows the largest part of an import batch's request (docs/benchmarks.md "Import
- * throughput, part 13").
- */
-function storedChanges(changes: Change[]): [string, Json, Json][] {
-  return changes.map((c) => [c.path, c.before, c.after]);
+/** Stored form: `[[path, before, after], ...]` (about half the bytes of objects). */
+function encodeChanges(changes: Change[]): string {
+  return JSON.stringify(changes.map((c) => [c.path, c.before, c.after]));
 }
 
 export function decodeChanges(text: string): Change[] {
@@ -149,7 +142,7 @@ export function historyStatements(
       surface: actor.surface,
       clientName: actor.clientName ?? null,
       jobId: actor.jobId ?? null,
-      changes: storedChanges(changes),
+      changes: encodeChanges(changes),
       ...placeColumns(entry.kind, entry.place),
     });
   }
