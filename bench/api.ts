@@ -28,6 +28,7 @@ import { benchArgs, sizesFlag, positiveInt, positiveInts } from './lib/args';
 import { addBenchChannels, deleteBenchChannels, scoreBytes } from './lib/channels';
 import { apiSession } from './lib/session';
 import { d1File, releaseState, seededState, tidySearchIndexOf } from './lib/state';
+import { workerSocketOf } from './lib/worker-socket';
 import { percentile } from './lib/stats';
 import type { ProductListItem, ProductPage } from './lib/types';
 
@@ -59,6 +60,10 @@ const args = benchArgs('npm run bench:api -- [flags]: REST latency of lists, sea
     type: 'boolean',
     help: "issue 33 (docs/teams.md): after the reads, time them again as an editor limited to the first top-level category (its subtree holds about 10 % of the synthetic masters), a member added by SQL with the seed account's password; GetProduct of a master in that subtree is timed for both",
   },
+  direct: {
+    type: 'boolean',
+    help: "time requests at the Worker's own socket, past wrangler's dev proxy (bench/lib/worker-socket.ts; docs/benchmarks.md \"Where a request's time goes\")",
+  },
   only: {
     type: 'string',
     value: 'writes|reads',
@@ -73,6 +78,7 @@ const LANGUAGES = (args.languages ?? '').split(',').filter((l) => l !== '');
 const CHANNELS = args.channels === undefined ? 0 : positiveInt('channels', args.channels);
 const MATCH = args.match;
 const SCOPED = args.scoped;
+const DIRECT = args.direct;
 if (ONLY !== undefined && ONLY !== 'writes' && ONLY !== 'reads')
   throw new Error(`--only: expected "writes" or "reads", got "${ONLY}"`);
 
@@ -109,7 +115,11 @@ async function benchSize(masters: number) {
     const sqlCases: SqlCase[] = [];
     let scores: string | undefined;
     try {
-      const { call } = await apiSession(server.baseUrl, seeded);
+      // --direct: every request to the Worker's own socket (wrangler's dev proxy left out)
+      const baseUrl = DIRECT ? await workerSocketOf(server) : server.baseUrl;
+      if (DIRECT)
+        console.error(`--direct: the Worker's socket is ${baseUrl} (wrangler dev's proxy: ${server.baseUrl})`);
+      const { call } = await apiSession(baseUrl, seeded);
       /** Who reads: the seed's editor, and with --scoped also the subtree-scoped editor (`scoped`), whose operations are labelled. */
       let reader = call;
       let label = '';
@@ -171,8 +181,7 @@ async function benchSize(masters: number) {
       const deep = await at(0.9);
       const shallow = await at(0.1);
       if (scopedEditor && ONLY !== 'writes') {
-        const scopedCall = (await apiSession(server.baseUrl, { email: scopedEditor.email, password: seeded.password }))
-          .call;
+        const scopedCall = (await apiSession(baseUrl, { email: scopedEditor.email, password: seeded.password })).call;
         const scopedLabel = `[scoped: ${scopedEditor.masters.toLocaleString('en')} masters] `;
         // a scope's first count makes its scope set (docs/teams.md "Counts"): once, timed apart
         reader = scopedCall;
@@ -566,7 +575,7 @@ for (const size of sizes) {
 }
 const f = (n: number | undefined) => (n === undefined ? '' : n.toFixed(1));
 console.log(
-  `\nREST latency, wrangler dev (local D1), ${SAMPLES} samples each, milliseconds; SQL = the same statements in the sqlite3 shell on the same file\n`,
+  `\nREST latency, wrangler dev (local D1${DIRECT ? ", at the Worker's own socket past the dev proxy" : ''}), ${SAMPLES} samples each, milliseconds; SQL = the same statements in the sqlite3 shell on the same file\n`,
 );
 console.log('| catalog (masters + variants) | operation | p50 | p95 | max | SQL p50 | SQL p95 |');
 console.log('|---|---|---:|---:|---:|---:|---:|');

@@ -8,6 +8,7 @@ import { sweepDeps, sweepJobs } from './runners/recovery';
 import { runDueSyncs } from './sync/schedule';
 import { tidySearchIndex } from './catalog/search-tidy';
 import { pruneCompletenessDaily, pruneScopeSetDaily } from './completeness/completeness-trend';
+import { keepCatalogScopeDays, pruneCatalogScopeDaily } from './completeness/catalog-scope-days';
 import { pokeActiveDispatchers } from './webhooks/dispatcher-object';
 import { pruneAllDeliveries } from './webhooks/retention';
 
@@ -21,7 +22,8 @@ export async function scheduled(controller: ScheduledController, env: Bindings):
   // Sweeps and schedules decide from the newest state: they start on the primary. The
   // sign-in throttle is in the directory; jobs, history and syncs are tenant rows, so every
   // cell is swept (its requeued messages name their cell).
-  await pruneSignInThrottle(openSession(databaseOf(env)).primary());
+  const directory = openSession(databaseOf(env)).primary();
+  await pruneSignInThrottle(directory);
   for (const cell of cellNames(env)) {
     const db = openCellSession(env, cell).primary();
     await sweepJobs(sweepDeps(env, db), now);
@@ -29,6 +31,7 @@ export async function scheduled(controller: ScheduledController, env: Bindings):
       await pruneHistory(db);
       await pruneCompletenessDaily(db);
       await pruneScopeSetDaily(db);
+      await pruneCatalogScopeDaily(db);
       await pruneAllDeliveries(db);
     }
     await runDueSyncs({ db, queue: env.JOB_QUEUE, publicBaseUrl: env.PUBLIC_BASE_URL }, now);
@@ -36,5 +39,8 @@ export async function scheduled(controller: ScheduledController, env: Bindings):
     await tidySearchIndex(db);
     // webhook dispatchers of companies with an enabled endpoint run again after a deploy or a lost alarm
     await pokeActiveDispatchers(env.WEBHOOK_DISPATCHER, db);
+    // the day rows of members' scopes naming catalogs: a few scopes counted per tick, each once a
+    // day, after the other upkeep (a count is the heaviest step)
+    await keepCatalogScopeDays(directory, db, cell);
   }
 }

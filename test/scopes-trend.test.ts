@@ -202,7 +202,8 @@ describe("a category-scoped member's trend", () => {
 });
 
 describe("a catalog-scoped member's trend", () => {
-  it("is today's point of their catalog only: no catalog's day is kept", async () => {
+  // their past days are counted once a day (migration 0094): test/scopes-trend-catalog.test.ts
+  it("starts with today's point of their catalog only, on the day their scope is first counted", async () => {
     const s = await setup();
     const other = await makeCatalog(s.admin.tenant, { name: 'Other' });
     await makeProduct(s.admin.tenant, other.catalogId, { sku: 'O-1', name: 'Other one', gtin: GTIN[4] });

@@ -117,7 +117,8 @@ export async function describeAccount(
   db: Database,
   caller: { userId: string; companyId: string; departmentId: string },
 ) {
-  const [row] = await db
+  // The account, the number of its companies and the company's departments: independent reads, sent together.
+  const accountRow = db
     .select({
       userId: users.id,
       email: users.email,
@@ -138,15 +139,18 @@ export async function describeAccount(
     .innerJoin(companies, eq(companies.id, memberships.companyId))
     .where(and(eq(users.id, caller.userId), eq(memberships.companyId, caller.companyId)))
     .limit(1);
+  const [[row], companyCount, departmentList] = await Promise.all([
+    accountRow,
+    db.$count(memberships, eq(memberships.userId, caller.userId)),
+    db
+      .select({ departmentId: departments.id, name: departments.name })
+      .from(departments)
+      .where(eq(departments.companyId, caller.companyId))
+      .orderBy(departments.name),
+  ]);
   if (!row) throw unauthorized();
   const custom = row.customRole ? (JSON.parse(row.customRole) as { name: string; permissions: string[] }) : null;
   const customJson = custom ? JSON.stringify(custom.permissions) : null;
-  const companyCount = await db.$count(memberships, eq(memberships.userId, caller.userId));
-  const departmentList = await db
-    .select({ departmentId: departments.id, name: departments.name })
-    .from(departments)
-    .where(eq(departments.companyId, caller.companyId))
-    .orderBy(departments.name);
   return {
     user: { userId: row.userId, email: row.email, name: row.name },
     company: { companyId: row.companyId, name: row.companyName },

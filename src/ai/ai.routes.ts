@@ -40,6 +40,7 @@ import {
 import { IncompleteOut, IncompleteQuery, listIncompleteProducts } from '../completeness/incomplete-products';
 import { getProductCompleteness, ProductCompletenessOut } from '../completeness/completeness-read';
 import { CompletenessTrendOut, getCompletenessTrend, TrendQuery } from '../completeness/completeness-trend';
+import { countScopeDayAfter } from '../completeness/channel.routes';
 import { z } from 'zod';
 import { aiProductRoutes } from './ai-product.routes';
 import { aiReviewRoutes } from './ai-review.routes';
@@ -85,7 +86,11 @@ export const aiRoutes = new Hono<AgentEnv>()
       },
     ),
     validate('query', TrendQuery),
-    async (c) => c.json(await getCompletenessTrend(c.var.db, c.var.agent, c.req.valid('query'))),
+    async (c) => {
+      const trend = await getCompletenessTrend(c.var.db, c.var.agent, c.req.valid('query'));
+      countScopeDayAfter(c, c.var.agent);
+      return c.json(trend);
+    },
   )
   .get(
     '/ListClassificationLinkIds',

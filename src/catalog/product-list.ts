@@ -42,7 +42,7 @@ import {
   tableSource,
 } from './product-list-source';
 import { findCatalog } from '../db/scope';
-import { headBound, headRows, laterOf } from './search-heads';
+import { type HeadBound, headBound, headRows, laterOf } from './search-heads';
 import { resolveSearchScope, type SearchScope } from './search-scope';
 import { planSearch, RANK_LIMIT, type SearchPlan } from './search-plan';
 import type { Caller } from '../kernel/caller';
@@ -206,39 +206,68 @@ async function listByDoc(db: Database, source: Source, cursor: MatchCursor | nul
   return { items: items.map((r) => r.row), nextCursor: next };
 }
 
+/** What a broad search by name reads first: the head's bound and the null segment (nothing read past them yet). */
+interface NameHeadStart {
+  bound: HeadBound | null;
+  nulls: ProductRow[];
+  /** The whole table checked against the filter and search: walked past the head's bound. */
+  checked: Source;
+}
+
+/**
+ * The first reads of a broad search by name, sent to D1 together: the head's bound (built first
+ * when there is none) and the products without a name (the null segment, walked as before),
+ * which the page lists first. The caller may start this before it knows whether the search is
+ * listed this way (a member's scope counted beside it) and drop it if not.
+ */
+async function startBroadByName(
+  db: Database,
+  tenant: Caller,
+  catalogId: string,
+  plan: SearchPlan,
+  checked: Source,
+  cursor: ValueCursor | null,
+  limit: number,
+  headSize?: number,
+): Promise<NameHeadStart> {
+  const nulls =
+    !cursor || cursor.g === 'null'
+      ? segmentRows(db, checked, SORTS.name, 'asc', 'null', cursor, limit + 1).then((rows) => rows.map((f) => f.row))
+      : Promise.resolve([]);
+  const [bound, nullRows] = await Promise.all([
+    headBound(db, catalogId, tenant.companyId, plan.lazyCommon[0]!, headSize),
+    nulls,
+  ]);
+  return { bound, nulls: nullRows, checked };
+}
+
 /**
  * A broad search by name, ascending (docs/search.md, "Broad search by name"): the products
- * without a name (the null segment, walked as before), then the head of the search's first lazy
- * common phrase (search-heads.ts), then, only past its bound, the walk of the name index from
- * the bound. Each product read is checked against the whole filter and search. Null when the
- * head could not be had (the caller walks the order).
+ * without a name (the null segment), then the head of the search's first lazy common phrase
+ * (search-heads.ts), then, only past its bound, the walk of the name index from the bound. Each
+ * product read is checked against the whole filter and search. Null when the head could not be
+ * had (the caller walks the order).
  */
 async function listBroadByName(
   db: Database,
-  tenant: Caller,
   catalogId: string,
   plan: SearchPlan,
   scope: SearchScope,
   where: SQL,
   cursor: ValueCursor | null,
   limit: number,
-  headSize?: number,
+  start: NameHeadStart,
 ) {
-  const phrase = plan.lazyCommon[0]!;
-  const bound = await headBound(db, catalogId, tenant.companyId, phrase, headSize);
+  const { bound, checked } = start;
   if (!bound) return null;
-  const spec = SORTS.name;
-  const checked = checkedTableSource(plan, where, scope);
-  const rows: ProductRow[] = [];
-  if (!cursor || cursor.g === 'null')
-    rows.push(...(await segmentRows(db, checked, spec, 'asc', 'null', cursor, limit + 1)).map((f) => f.row));
+  const rows: ProductRow[] = [...start.nulls];
   const after = cursor?.g === 'value' ? cursor : null;
   if (rows.length <= limit)
     rows.push(
       ...(await headRows(
         db,
         catalogId,
-        phrase,
+        plan.lazyCommon[0]!,
         sql`${where} AND ${matchesSearch(plan, scope)}`,
         after,
         limit + 1 - rows.length,
@@ -247,7 +276,9 @@ async function listBroadByName(
   if (rows.length <= limit && !bound.complete) {
     const beyond = await laterOf(db, after, bound);
     rows.push(
-      ...(await segmentRows(db, checked, spec, 'asc', 'value', beyond, limit + 1 - rows.length)).map((f) => f.row),
+      ...(await segmentRows(db, checked, SORTS.name, 'asc', 'value', beyond, limit + 1 - rows.length)).map(
+        (f) => f.row,
+      ),
     );
   }
   const items = rows.slice(0, limit);
@@ -543,6 +574,20 @@ export async function listProducts(
   const by = sort ?? (cursor ? cursor.s : plan.selective ? 'rank' : 'match');
   assertCursorOrder(cursor, by, order);
   const where = productFilterWhere(tenant, catalog.id, { ...filter, q: undefined });
+  /** A broad search by name ascending reads its head (listBroadByName); its first reads start once (`headStart`). */
+  const headed = !plan.selective && by === 'name' && order === 'asc' && plan.lazyCommon.length > 0;
+  let started: Promise<NameHeadStart> | undefined;
+  const headStart = () =>
+    (started ??= startBroadByName(
+      db,
+      tenant,
+      catalog.id,
+      plan,
+      checkedTableSource(plan, where, scope),
+      cursor as ValueCursor | null,
+      limit,
+      options.headSize,
+    ));
   /**
    * The search's page of the products matching `where`, walked in `by` order (or ranked); with
    * `readIf`, only while that holds (Source.readIf; a broad search by name, whose head is read
@@ -552,20 +597,19 @@ export async function listProducts(
     const guarded = (source: Source): Source => (readIf ? { ...source, readIf } : source);
     if (by === 'match')
       return listByDoc(db, guarded(docSource(plan, where, scope)), cursor as MatchCursor | null, limit);
-    if (!plan.selective && by === 'name' && order === 'asc' && plan.lazyCommon.length > 0) {
+    if (headed) {
       if (readIf) return none;
-      const headed = await listBroadByName(
+      const listed = await listBroadByName(
         db,
-        tenant,
         catalog.id,
         plan,
         scope,
         where,
         cursor as ValueCursor | null,
         limit,
-        options.headSize,
+        await headStart(),
       );
-      if (headed) return headed;
+      if (listed) return listed;
     }
     // A ranked cursor of a search that has since become broad ranks every match: correct, slower.
     const hits = hitsSource(plan.selective ? plan : { match: plan.all, narrowing: null }, catalog.id, where, scope);
@@ -573,6 +617,9 @@ export async function listProducts(
     return sorted(guarded(plan.selective ? hits : checkedTableSource(plan, where, scope)), by);
   };
   if (!plan.selective && by !== 'rank') {
+    // A large member scope is counted below before a broad search by name reads its head: the
+    // head's first reads go to D1 beside that count (dropped when the scope turns out few).
+    if (headed && largeScope?.first) headStart().catch(() => undefined);
     if (largeScope?.first) {
       const first = await searched(largeScope.when);
       if (first.items.length > 0) return page(first);

@@ -1,6 +1,10 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { z } from 'zod';
+import type { Database } from '../db/client';
 import type { AppEnv } from '../env';
+import { afterAnswer } from '../http/background';
+import type { Caller } from '../kernel/caller';
+import { countCatalogScopeDay } from './catalog-scope-days';
 import { validate } from '../http/validate';
 import { describeOperation } from '../openapi/describe-operation';
 import { JobRef } from '../jobs/jobs';
@@ -23,6 +27,23 @@ import { CompletenessTrendOut, getCompletenessTrend, TrendQuery } from './comple
 import { IncompleteOut, IncompleteQuery, listIncompleteProducts } from './incomplete-products';
 
 const ChannelIdDto = z.strictObject({ channelId: z.uuid() });
+
+/**
+ * After the GetCompletenessTrend answer of a member whose scope names catalogs (REST and
+ * `/api/ai`): today's count of their scope (migration 0094) when it is missing, through
+ * `waitUntil`. The cron counts it too (src/scheduled.ts), but Cron Triggers do not fire under
+ * `wrangler dev`: this way a local member's days are made as well. Once today's count is stored,
+ * this costs one primary-key read; lost, the cron or the next read counts it.
+ */
+export function countScopeDayAfter<E extends { Variables: { db: Database } }>(
+  c: Context<E>,
+  caller: Pick<Caller, 'companyId' | 'productScope'>,
+): void {
+  const scope = caller.productScope;
+  if (!scope?.catalogIds.length) return;
+  const db = c.var.db;
+  afterAnswer(c, 'catalog_scope_day_failed', () => countCatalogScopeDay(db, caller.companyId, scope));
+}
 
 /** `/api/Catalog/*Channel*`: channels and their requirements (docs/completeness.md); writes are admin only. */
 export const channelRoutes = new Hono<AppEnv>()
@@ -62,13 +83,17 @@ export const channelRoutes = new Hono<AppEnv>()
     describeOperation({
       tag: 'Catalog',
       summary:
-        "How completeness moved: per channel and language one point per day of the last `days` (default 30): masters scored, complete, mean score. A member limited to category subtrees sees their products' series from the day their scope was first counted; one whose scope names catalogs, today's point only",
+        "How completeness moved: per channel and language one point per day of the last `days` (default 30): masters scored, complete, mean score. A member limited by a scope sees their products' series from the day their scope was first counted (one whose scope names catalogs: counted once a day)",
       response: CompletenessTrendOut,
       security: 'cookie',
       references: ['channel'],
     }),
     validate('query', TrendQuery),
-    async (c) => c.json(await getCompletenessTrend(c.var.db, c.var.caller, c.req.valid('query'))),
+    async (c) => {
+      const trend = await getCompletenessTrend(c.var.db, c.var.caller, c.req.valid('query'));
+      countScopeDayAfter(c, c.var.caller);
+      return c.json(trend);
+    },
   )
   .get(
     '/GetIncompleteProducts',

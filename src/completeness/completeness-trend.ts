@@ -1,8 +1,8 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
 import { channels } from '../db/schema';
-import { scopeSetId } from '../db/scope-counts';
+import { catalogScopeKey, scopeSetId } from '../db/scope-counts';
 import { badRequest } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
 import { LANGUAGE_CODE } from '../kernel/code-rules';
@@ -17,7 +17,8 @@ import { getCompletenessOverview } from './completeness-read';
  * limited to category subtrees reads their scope set's rows instead
  * (`scope_set_completeness_daily`, migration 0090, kept by triggers on the set's counters in the
  * same transaction): their products only, from the day the set was first counted. A member whose
- * scope names catalogs gets today's point only (`todaysPointTrend`).
+ * scope names catalogs reads the days their scope was counted (`catalog_scope_completeness_daily`,
+ * migration 0094, counted once a day: catalog-scope-days.ts) and today's point counted now.
  *
  * A day without a row had no write: it reads as the last day before it (the state did not
  * change). The series starts at the first day with a known state, so a channel defined last
@@ -72,11 +73,20 @@ export async function getCompletenessTrend(db: Database, caller: Caller, input: 
   if (only && input.language && !list[0]!.languages.includes(input.language))
     throw badRequest(`language: the channel ${only.name} does not publish ${input.language}`);
   const scope = caller.productScope;
-  if (scope?.catalogIds.length)
-    return todaysPointTrend(await getCompletenessOverview(db, caller), list, input, { from, to });
+  if (scope?.catalogIds.length) {
+    // the scope's stored days before today (migration 0094), today's point counted now
+    const past = daysBetween(from, to).slice(0, -1);
+    const source = sql`catalog_scope_completeness_daily WHERE company_id = ${caller.companyId}
+      AND scope_key = ${catalogScopeKey(scope)} AND day < ${to} AND`;
+    const rows = past.length ? await dailyRows(db, source, list, input.language, from) : new Map();
+    const overview = await getCompletenessOverview(db, caller);
+    return { from, to, items: withTodaysPoint(series(list, input, rows, past), overview, to) };
+  }
   // a scope of category subtrees reads its set's days (migration 0090), everyone else the company's
   const setId = scope ? await scopeSetId(db, caller.companyId, scope) : null;
-  const rows = await dailyRows(db, setId, list, input.language, from);
+  const source =
+    setId === null ? sql`completeness_daily WHERE` : sql`scope_set_completeness_daily WHERE set_id = ${setId} AND`;
+  const rows = await dailyRows(db, source, list, input.language, from);
   return { from, to, items: series(list, input, rows, daysBetween(from, to)) };
 }
 
@@ -85,26 +95,24 @@ type DailyRow = { channelKey: number; lang: string; day: string; scored: number;
 /**
  * The daily rows of the channels in the window and, per channel and language, the last row
  * before it (the state the window opens with, dated `from`): of the company
- * (`completeness_daily`) or of one scope set (`scope_set_completeness_daily`). One statement,
- * ranges of the table's primary key per channel and language.
+ * (`completeness_daily`), of one scope set (`scope_set_completeness_daily`) or of one catalog
+ * scope (`catalog_scope_completeness_daily`). `source` is the table and its key's prefix, ending
+ * in `WHERE` or `AND`. One statement, ranges of the table's primary key per channel and language.
  */
 async function dailyRows(
   db: Database,
-  setId: number | null,
+  source: SQL,
   list: { key: number }[],
   language: string | undefined,
   from: string,
 ): Promise<Map<string, Map<string, DailyRow>>> {
-  const table = setId === null ? sql`completeness_daily` : sql`scope_set_completeness_daily`;
-  const where = sql`${setId === null ? sql`` : sql`set_id = ${setId} AND`}
-    channel_key IN (SELECT value FROM json_each(${JSON.stringify(list.map((c) => c.key))}))
+  const where = sql`${source} channel_key IN (SELECT value FROM json_each(${JSON.stringify(list.map((c) => c.key))}))
     ${language ? sql`AND lang = ${language}` : sql``}`;
   // SQLite takes the bare columns of a max() aggregate from the row holding the max
   const rows = await db.all<DailyRow>(sql`
-    SELECT channel_key AS channelKey, lang, day, scored, complete, score_sum AS scoreSum FROM ${table}
-      WHERE ${where} AND day > ${from}
-    UNION ALL SELECT channel_key, lang, max(day), scored, complete, score_sum FROM ${table}
-      WHERE ${where} AND day <= ${from} GROUP BY channel_key, lang`);
+    SELECT channel_key AS channelKey, lang, day, scored, complete, score_sum AS scoreSum FROM ${where} AND day > ${from}
+    UNION ALL SELECT channel_key, lang, max(day), scored, complete, score_sum FROM ${where} AND day <= ${from}
+      GROUP BY channel_key, lang`);
   const byKey = new Map<string, Map<string, DailyRow>>();
   for (const r of rows) {
     const k = `${r.channelKey}\t${r.lang}`;
@@ -141,32 +149,21 @@ function series(
 }
 
 /**
- * The trend of a member whose scope names catalogs: no day's state of a catalog's products is
- * kept (a catalog has no completeness counters of its own; docs/teams.md "The trend of a scoped
- * member" says why none are kept), so the series is today's point only, counted from their
- * products (the overview's counts): a series that starts today, as one of a channel defined
- * today does.
+ * Today's point of a member whose scope names catalogs appended to their stored days
+ * (`catalog-scope-days.ts`): counted now from their products (the overview's counts), as the
+ * stored days were counted on theirs.
  */
-function todaysPointTrend(
+function withTodaysPoint(
+  items: Out['items'],
   overview: Awaited<ReturnType<typeof getCompletenessOverview>>,
-  list: { channelId: string; name: string; languages: string[] }[],
-  input: TrendInput,
-  window: { from: string; to: string },
-): Out {
-  const items: Out['items'] = [];
-  for (const c of list)
-    for (const language of c.languages) {
-      if (input.language && language !== input.language) continue;
-      const now = overview.items.find((i) => i.channelId === c.channelId && i.language === language);
-      const point = now && {
-        day: window.to,
-        products: now.products,
-        complete: now.complete,
-        averageScore: now.averageScore,
-      };
-      items.push({ channelId: c.channelId, name: c.name, language, points: point ? [point] : [] });
-    }
-  return { ...window, items };
+  today: string,
+): Out['items'] {
+  return items.map((item) => {
+    const now = overview.items.find((i) => i.channelId === item.channelId && i.language === item.language);
+    if (!now) return item;
+    const point = { day: today, products: now.products, complete: now.complete, averageScore: now.averageScore };
+    return { ...item, points: [...item.points, point] };
+  });
 }
 
 /** The longest window a trend reads (TrendQuery `days`). */

@@ -121,6 +121,9 @@ async function removeScores(db: Database, job: JobRow, channelKey: number): Prom
   // and the scope sets' (migration 0090), by their keys' prefix (set, channel)
   await db.run(sql`DELETE FROM scope_set_completeness_daily
     WHERE set_id IN (SELECT id FROM scope_sets WHERE company_id = ${job.companyId}) AND channel_key = ${channelKey}`);
+  // and the catalog scopes' (migration 0094), a range of the company's rows
+  await db.run(sql`DELETE FROM catalog_scope_completeness_daily
+    WHERE company_id = ${job.companyId} AND channel_key = ${channelKey}`);
   await finish(db, job.id, 0);
 }
 

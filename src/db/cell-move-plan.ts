@@ -48,6 +48,10 @@ export const DERIVED_TABLES = [
   // a scoped member's kept counts (migration 0083): made again by the first count in the new
   // cell, then kept by the triggers of the rows copied and deleted
   'scope_sets',
+  // a catalog scope's days (migration 0094), keyed by the cell's channel keys: counted again in
+  // the new cell from the move's day on, as completeness_daily starts again there
+  'catalog_scopes',
+  'catalog_scope_completeness_daily',
 ];
 
 const own = (column = 'company_id') => ({ where: `${column} = ?`, bind: (c: string) => [c] });

@@ -6,7 +6,7 @@ import { dbNow } from '../kernel/clock';
  * the tenant boundary. Timestamps are ISO-8601 strings in UTC.
  */
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { foreignKey, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { CLASSIFICATION_GROUPS } from '../kernel/classification-groups';
 import { type MemberRole, type Permission, ROLES, type Role } from '../kernel/permissions';
 import { DEFAULT_PRODUCT_STATUS, PRODUCT_STATUSES } from '../kernel/product-status';
@@ -90,7 +90,11 @@ export const membershipScopes = sqliteTable(
     kind: text('kind', { enum: MEMBERSHIP_SCOPE_KINDS }).notNull(),
     value: text('value').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.companyId, t.userId, t.kind, t.value] })],
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.userId, t.kind, t.value] }),
+    // the cron's read of the memberships whose scope names a catalog (migration 0094)
+    index('membership_scopes_kind_idx').on(t.kind, t.companyId, t.userId),
+  ],
 );
 
 /** What a `member_changes` row records (docs/teams.md). */
@@ -1754,6 +1758,47 @@ export const scopeSetCompletenessDaily = sqliteTable(
     scoreSum: integer('score_sum').notNull(),
   },
   (t) => [primaryKey({ columns: [t.setId, t.channelKey, t.lang, t.day] })],
+);
+
+/**
+ * One distinct scope naming catalogs (its catalogs and subtree roots, sorted: `catalogScopeKey`)
+ * and the UTC day it was last counted (migration 0094): the parent of its daily rows, deleted by
+ * the cron when no membership has the scope any more. WITHOUT ROWID.
+ */
+export const catalogScopes = sqliteTable(
+  'catalog_scopes',
+  {
+    companyId: text('company_id').notNull(),
+    key: text('key').notNull(),
+    countedOn: text('counted_on').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.key] })],
+);
+
+/**
+ * One scope naming catalogs, channel, language and UTC day: its products' figures as counted that
+ * day (migration 0094, src/completeness/catalog-scope-days.ts), the trend of such a member's past
+ * days. No trigger keeps them. WITHOUT ROWID, deleted with its scope (foreign key).
+ */
+export const catalogScopeCompletenessDaily = sqliteTable(
+  'catalog_scope_completeness_daily',
+  {
+    companyId: text('company_id').notNull(),
+    scopeKey: text('scope_key').notNull(),
+    channelKey: integer('channel_key').notNull(),
+    lang: text('lang').notNull(),
+    day: text('day').notNull(),
+    scored: integer('scored').notNull(),
+    complete: integer('complete').notNull(),
+    scoreSum: integer('score_sum').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.scopeKey, t.channelKey, t.lang, t.day] }),
+    foreignKey({
+      columns: [t.companyId, t.scopeKey],
+      foreignColumns: [catalogScopes.companyId, catalogScopes.key],
+    }).onDelete('cascade'),
+  ],
 );
 
 // ---------------------------------------------------------------- changes feed and webhooks

@@ -27,6 +27,15 @@ function scopeSetKey(scope: ProductScope): string {
 }
 
 /**
+ * The key of a scope naming catalogs (migration 0094, `catalog_scopes.key`): its catalogs and its
+ * subtree roots, each sorted like a scope set's key, joined by `|`. Members with the same scope
+ * share its daily rows.
+ */
+export function catalogScopeKey(scope: ProductScope): string {
+  return `${[...new Set(scope.catalogIds)].sort().join(',')}|${scopeSetKey(scope)}`;
+}
+
+/**
  * The id of the scope set of `scope`'s categories, made (and counted, trigger
  * `scope_sets_rebuild`) on the first count of a new set: that one count costs what the scope's
  * products cost to read; every later one reads the kept counters. A set a category move marked
@@ -279,12 +288,15 @@ function keptRows(rows: CountRow[]): CountRow[] {
 /**
  * The completeness rows of a scope counted from the score rows of the masters in scope and of
  * their variants (primary-key seeks of `completeness` and `variant_completeness`), so its cost
- * grows with the scope: a scope naming catalogs (whose masters a set does not count).
+ * grows with the scope: a scope naming catalogs (whose masters a set does not count). With
+ * `totalsOnly`, only the items `''`, `#complete` and `#score` (the same first term, without the
+ * missing labels and the variants): what a day row of the trend keeps (migration 0094).
  */
 export async function countedCompletenessCounts(
   db: Database,
   companyId: string,
   scope: ProductScope,
+  options: { totalsOnly?: boolean } = {},
 ): Promise<CountRow[]> {
   // three terms (D1 limits a compound SELECT): the scores' totals, their missing labels, the variants'
   const rows = await db.all<{
@@ -299,11 +311,15 @@ export async function countedCompletenessCounts(
     scores AS MATERIALIZED (SELECT c.channel_key, c.lang, c.score, c.missing FROM scoped CROSS JOIN completeness c ON c.product_key = scoped.key)
     SELECT channel_key AS channelKey, lang, '' AS item, count(*) AS n, sum(score = 100) AS complete, sum(score) AS sum
       FROM scores GROUP BY 1, 2
-    UNION ALL SELECT s.channel_key, s.lang, j.value, count(*), 0, 0
+    ${
+      options.totalsOnly
+        ? sql``
+        : sql`UNION ALL SELECT s.channel_key, s.lang, j.value, count(*), 0, 0
       FROM scores s, json_each(coalesce(s.missing, '[]')) j GROUP BY 1, 2, 3
     UNION ALL SELECT c.channel_key, c.lang, '#variants', count(*), sum(c.score = 100), 0
       FROM scoped CROSS JOIN products v ON v.parent_id = scoped.id CROSS JOIN variant_completeness c ON c.product_key = v.rowid
-      GROUP BY 1, 2`);
+      GROUP BY 1, 2`
+    }`);
   return rows.flatMap(({ channelKey, lang, item, n, complete, sum }) => {
     if (item === '')
       return [
