@@ -182,6 +182,35 @@ describe('search in every language', () => {
     expect(left?.n).toBe(0);
   });
 
+  it('reads in a broad search only the translated languages that hold the word, and still a language the catalog no longer publishes', async () => {
+    const { session, catalog, translate, mcb, skus } = await threeLanguages();
+    const variant = await makeProduct(session, catalog.catalogId, {
+      sku: 'L-1-BL',
+      name: 'Blau',
+      parentId: mcb.productId,
+    });
+    await translate(variant.productId, 'fra', { name: 'Bleu marine' });
+    // a translation in a language the catalog does not publish (published once, or written before)
+    const other = await makeProduct(session, catalog.catalogId, { sku: 'L-3', name: 'Schalter' });
+    await translate(other.productId, 'ita', { name: 'Interruttore' });
+    // rank limit 1: every word is broad, so each master (and its variants) is checked per language
+    const orders = [
+      {},
+      { sort: 'sku' },
+      { sort: 'sku', order: 'desc' },
+      { sort: 'name' },
+      { sort: 'name', order: 'desc' },
+    ];
+    for (const extra of orders) {
+      const at = JSON.stringify(extra);
+      expect(await skus('disjoncteur', extra, 1), at).toEqual(['L-1']); // French only: English is skipped
+      expect(await skus('marine', extra, 1), at).toEqual(['L-1']); // only a variant's French name
+      expect(await skus('interruttore', extra, 1), at).toEqual(['L-3']); // Italian, not published
+      expect(await skus('circuit', extra, 1), at).toEqual(['L-1']); // English only
+      expect(await skus('leitungsschutzschalter', extra, 1), at).toEqual(['L-1']); // the own document only
+    }
+  });
+
   it('takes searchLanguage= on GetProducts: 400 for a code that is no language or not enabled', async () => {
     const { session, catalog } = await threeLanguages();
     const get = (query: string) =>

@@ -67,8 +67,24 @@ export function scopedCheck(phrase: string, scope: SearchScope, rowid: SQL, id: 
   if (scope.kind === 'own') return check(phrase, rowid);
   if (scope.kind === 'lang') return check(phrase, sql`${int(scope.base)} + ${rowid}`);
   return sql`(${check(phrase, rowid)} OR EXISTS (SELECT 1 FROM translations t CROSS JOIN products_fts c
-    WHERE t.element_id = ${id} AND t.field IN ('name', 'keywords') AND t.lang GLOB '[a-z][a-z][a-z]'
+    WHERE t.element_id = ${id} AND t.field IN ('name', 'keywords') AND t.lang GLOB '[a-z][a-z][a-z]'${absentLanguages(phrase, scope)}
       AND c.products_fts MATCH ${phrase} AND c.rowid = ${languageNumberSql(sql`t.lang`)} * ${SPAN} + ${rowid}))`;
+}
+
+/**
+ * ` AND t.lang NOT IN (...)`: of the catalog's translated languages (SearchScope `translated`),
+ * those whose documents hold no match of `phrase` at all, found once per statement (one FTS
+ * seek into each language's docid range). A translated name in such a language cannot match, so
+ * its seek is skipped: a word of one language, the usual case, costs a master one seek instead of
+ * one per language it is translated into. Exact: a translation in any other language (one the
+ * catalog no longer publishes) is checked as before. Empty without `translated`.
+ */
+function absentLanguages(phrase: string, scope: SearchScope): SQL {
+  if (scope.kind !== 'any' || !scope.translated?.length) return sql``;
+  const n = languageNumberSql(sql`value`);
+  return sql` AND t.lang NOT IN (SELECT value FROM json_each(${JSON.stringify(scope.translated)})
+      WHERE NOT EXISTS (SELECT 1 FROM products_fts x WHERE x.products_fts MATCH ${phrase}
+        AND x.rowid >= ${n} * ${SPAN} AND x.rowid < (${n} + 1) * ${SPAN}))`;
 }
 
 /** No search: the products table. */
@@ -209,7 +225,7 @@ function earlierFamilyMatch(phrase: string, scope: SearchScope, doc: SQL, id: SQ
   // translated documents lie above every own document: only a translated one has any before it
   const docid = sql`${languageNumberSql(sql`t.lang`)} * ${SPAN} + q.rowid`;
   return sql`EXISTS (SELECT 1 ${family} AND (${own} OR (${doc} >= ${SPAN} AND EXISTS (SELECT 1 FROM translations t CROSS JOIN products_fts c
-      WHERE t.element_id = q.id AND t.field IN ('name', 'keywords') AND t.lang GLOB '[a-z][a-z][a-z]' AND ${docid} < ${doc}
+      WHERE t.element_id = q.id AND t.field IN ('name', 'keywords') AND t.lang GLOB '[a-z][a-z][a-z]'${absentLanguages(phrase, scope)} AND ${docid} < ${doc}
         AND c.products_fts MATCH ${phrase} AND c.rowid = ${docid}))))`;
 }
 

@@ -10,11 +10,16 @@ import { assertEnabled, readCompanyLanguages } from '../model/company-languages'
  * in another language are one document with docid = language number * 2^36 + rowid, so each
  * language's documents are one docid range and docid % 2^36 is the product's rowid.
  *
- * - `any`: every document (a search without `language`);
+ * - `any`: every document (a search without `language`); `translated`, when known, lists the
+ *   catalog's languages besides its default, so a check can skip those of them whose documents
+ *   hold no match at all (`absentLanguages`, product-list-source.ts);
  * - `own`: the products' own documents (`language` = the catalog's default);
  * - `lang`: one other language's documents (`language` = that one).
  */
-export type SearchScope = { kind: 'any' } | { kind: 'own' } | { kind: 'lang'; base: number };
+export type SearchScope =
+  | { kind: 'any'; translated?: readonly string[] }
+  | { kind: 'own' }
+  | { kind: 'lang'; base: number };
 
 /** Docids of the products' own documents are below this; a translated document's product is docid % DOC_SPAN. */
 export const DOC_SPAN = 2 ** 36;
@@ -37,9 +42,19 @@ export function languageNumber(code: string): number {
   return [...code].reduce((n, c) => n * 32 + (c.charCodeAt(0) - 96), 0);
 }
 
-/** The scope of a search in `language` (undefined: every language) of a catalog whose default is `catalogLanguage`. */
-export function searchScope(language: string | undefined, catalogLanguage: string): SearchScope {
-  if (language === undefined) return ANY_LANGUAGE;
+/**
+ * The scope of a search in `language` (undefined: every language) of a catalog whose default is
+ * `catalogLanguage` and which publishes `catalogLanguages`.
+ */
+export function searchScope(
+  language: string | undefined,
+  catalogLanguage: string,
+  catalogLanguages: readonly string[] = [],
+): SearchScope {
+  if (language === undefined) {
+    const translated = catalogLanguages.filter((l) => l !== catalogLanguage && /^[a-z]{3}$/.test(l));
+    return translated.length > 0 ? { kind: 'any', translated } : ANY_LANGUAGE;
+  }
   if (language === catalogLanguage) return { kind: 'own' };
   return { kind: 'lang', base: languageNumber(language) * DOC_SPAN };
 }
@@ -67,5 +82,5 @@ export async function resolveSearchScope(
 ): Promise<SearchScope> {
   if (language !== undefined && !catalog.languages.includes(language))
     assertEnabled(await readCompanyLanguages(db, tenant), language, 'searchLanguage');
-  return searchScope(language, catalog.language);
+  return searchScope(language, catalog.language, catalog.languages);
 }
