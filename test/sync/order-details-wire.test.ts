@@ -3,6 +3,7 @@ import { loadProductAggregates } from '../../src/model/product-aggregate';
 import { productSchema } from '../../src/sync/protocol/wire';
 import { indexMappings, wireProduct } from '../../src/sync/wire-record';
 import { db, makeCatalog, makeProduct, makeSession } from '../helpers/factories';
+import { wireProduct as emptyWireProduct } from '../shops/fixtures/wire-product';
 
 /**
  * Issue 32: the order details (content unit, content per order unit, minimum, interval;
@@ -68,25 +69,7 @@ describe('order details on the wire', () => {
   });
 
   it('refuses a quantity that is not a positive decimal and a content unit that is not a code', () => {
-    const base = {
-      name: 'X',
-      description: null,
-      gtin: null,
-      manufacturerId: null,
-      manufacturerPid: null,
-      unitId: null,
-      taxId: null,
-      price: null,
-      priceQuantity: null,
-      keywords: null,
-      deliveryTimeDays: null,
-      status: 'active',
-      values: {},
-      classification: null,
-      media: [],
-      categories: [],
-      variants: [],
-    };
+    const base = emptyWireProduct({ name: 'X' });
     expect(productSchema.safeParse({ ...base, quantityMin: '2.5', contentUnit: 'C62' }).success).toBe(true);
     for (const [field, value] of [
       ['quantityMin', '0'],
