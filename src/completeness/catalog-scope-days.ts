@@ -3,7 +3,7 @@ import { chunkForInsert, type Database, runBatch } from '../db/client';
 import { catalogScopeCompletenessDaily, catalogScopes, channels } from '../db/schema';
 import { catalogScopeKey, countedCompletenessCounts } from '../db/scope-counts';
 import type { ProductScope } from '../kernel/caller';
-import { TREND_MAX_DAYS } from './completeness-trend';
+import { pruneDailyRows } from './completeness-trend';
 
 /**
  * The past days of the trend of a member whose scope names catalogs (docs/teams.md "The trend of
@@ -175,19 +175,6 @@ async function markCounted(db: Database, companyId: string, key: string): Promis
     ON CONFLICT (company_id, key) DO UPDATE SET counted_on = excluded.counted_on`);
 }
 
-/**
- * `pruneCompletenessDaily` for the catalog scopes' daily rows: per scope, channel and language
- * the rows older than the longest window go, except the newest of them (the state a window
- * starting after it opens with). At most `limit` rows per run.
- */
-export async function pruneCatalogScopeDaily(db: Database, limit = 5000): Promise<number> {
-  const cutoff = sql`date('now', ${`-${TREND_MAX_DAYS - 1} days`})`;
-  const result = await db.run(sql`DELETE FROM catalog_scope_completeness_daily
-    WHERE (company_id, scope_key, channel_key, lang, day) IN (
-      SELECT d.company_id, d.scope_key, d.channel_key, d.lang, d.day FROM catalog_scope_completeness_daily d
-        WHERE d.day < ${cutoff} AND d.day < (SELECT max(n.day) FROM catalog_scope_completeness_daily n
-          WHERE n.company_id = d.company_id AND n.scope_key = d.scope_key AND n.channel_key = d.channel_key
-            AND n.lang = d.lang AND n.day < ${cutoff})
-      LIMIT ${limit})`);
-  return result.meta.changes ?? 0;
-}
+/** The catalog scopes' daily rows (migration 0094) no window reads any more. */
+export const pruneCatalogScopeDaily = (db: Database, limit?: number) =>
+  pruneDailyRows(db, 'catalog_scope_completeness_daily', ['company_id', 'scope_key', 'channel_key', 'lang'], limit);

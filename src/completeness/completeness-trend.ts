@@ -170,32 +170,26 @@ function withTodaysPoint(
 export const TREND_MAX_DAYS = 90;
 
 /**
- * Deletes the daily rows no trend window reads any more (the Cron Trigger's hourly prune): those
- * older than the longest window, except the newest of them per channel and language, which is
- * the state a window starting after it begins from when no write came since. At most `limit`
- * rows per run; a year of one channel and language is 365 rows.
+ * Deletes the daily rows of `table` no trend window reads any more (the Cron Trigger's hourly
+ * prune): per series (`keys`, the table's key columns before `day`) those older than the longest
+ * window, except the newest of them, which is the state a window starting after it begins from
+ * when no write came since. At most `limit` rows per run; a year of one series is 365 rows.
  */
-export async function pruneCompletenessDaily(db: Database, limit = 5000): Promise<number> {
+export async function pruneDailyRows(db: Database, table: string, keys: string[], limit = 5000): Promise<number> {
   const cutoff = sql`date('now', ${`-${TREND_MAX_DAYS - 1} days`})`;
-  const result = await db.run(sql`DELETE FROM completeness_daily WHERE (channel_key, lang, day) IN (
-    SELECT d.channel_key, d.lang, d.day FROM completeness_daily d WHERE d.day < ${cutoff}
-      AND d.day < (SELECT max(n.day) FROM completeness_daily n
-        WHERE n.channel_key = d.channel_key AND n.lang = d.lang AND n.day < ${cutoff})
+  const t = sql.raw(table);
+  const same = sql.raw(keys.map((k) => `n.${k} = d.${k}`).join(' AND '));
+  const result = await db.run(sql`DELETE FROM ${t} WHERE (${sql.raw(keys.join(', '))}, day) IN (
+    SELECT ${sql.raw(keys.map((k) => `d.${k}`).join(', '))}, d.day FROM ${t} d WHERE d.day < ${cutoff}
+      AND d.day < (SELECT max(n.day) FROM ${t} n WHERE ${same} AND n.day < ${cutoff})
     LIMIT ${limit})`);
   return result.meta.changes ?? 0;
 }
 
-/**
- * `pruneCompletenessDaily` for the scope sets' daily rows (migration 0090): per set, channel and
- * language the rows older than the longest window go, except the newest of them. At most
- * `limit` rows per run.
- */
-export async function pruneScopeSetDaily(db: Database, limit = 5000): Promise<number> {
-  const cutoff = sql`date('now', ${`-${TREND_MAX_DAYS - 1} days`})`;
-  const result = await db.run(sql`DELETE FROM scope_set_completeness_daily WHERE (set_id, channel_key, lang, day) IN (
-    SELECT d.set_id, d.channel_key, d.lang, d.day FROM scope_set_completeness_daily d WHERE d.day < ${cutoff}
-      AND d.day < (SELECT max(n.day) FROM scope_set_completeness_daily n
-        WHERE n.set_id = d.set_id AND n.channel_key = d.channel_key AND n.lang = d.lang AND n.day < ${cutoff})
-    LIMIT ${limit})`);
-  return result.meta.changes ?? 0;
-}
+/** The company's daily rows (`completeness_daily`) no window reads any more. */
+export const pruneCompletenessDaily = (db: Database, limit?: number) =>
+  pruneDailyRows(db, 'completeness_daily', ['channel_key', 'lang'], limit);
+
+/** The scope sets' daily rows (migration 0090) no window reads any more. */
+export const pruneScopeSetDaily = (db: Database, limit?: number) =>
+  pruneDailyRows(db, 'scope_set_completeness_daily', ['set_id', 'channel_key', 'lang'], limit);
